@@ -1,0 +1,37 @@
+#ifndef INCSIM_CORE_DIAGNOSTICS_H
+#define INCSIM_CORE_DIAGNOSTICS_H
+
+#include <stdexcept>
+#include <string>
+
+namespace incsim
+{
+
+/// A user-facing error in an input file: a scenario, sweep, topology or entries file.
+/// what() reads "FILE: /json/path: message", ready to print as is.
+class InputError : public std::runtime_error
+{
+  public:
+    InputError(std::string file, std::string jsonPath, std::string message);
+
+    const std::string& File() const { return m_file; }
+    const std::string& JsonPath() const { return m_path; }
+    const std::string& Message() const { return m_message; }
+
+  private:
+    std::string m_file;
+    std::string m_path;
+    std::string m_message;
+};
+
+/// A configuration that is well-formed but cannot be simulated, e.g. a protocol that needs a
+/// DAG routing graph on a topology whose routes have a cycle.
+class ConfigError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+} // namespace incsim
+
+#endif

@@ -1,0 +1,236 @@
+#include "sim/host/host-node.h"
+
+#include "sim/core/sim-time.h"
+#include "sim/host/endpoint.h"
+#include "sim/host/host-cpu.h"
+#include "sim/net/egress-port.h"
+#include "sim/net/headers.h"
+#include "sim/topology/routing.h"
+
+#include <stdexcept>
+
+namespace incsim
+{
+
+NS_OBJECT_ENSURE_REGISTERED(HostNode);
+
+ns3::TypeId
+HostNode::GetTypeId()
+{
+    static ns3::TypeId tid =
+        ns3::TypeId("incsim::HostNode")
+            .SetParent<ns3::Object>()
+            .SetGroupName("Incsim")
+            .AddConstructor<HostNode>()
+            .AddTraceSource("Receive",
+                            "A frame arrived at the host's NIC.",
+                            ns3::MakeTraceSourceAccessor(&HostNode::m_receiveTrace),
+                            "incsim::HostNode::FrameCallback")
+            .AddTraceSource("Drop",
+                            "The host dropped a frame (no endpoint, host down, NIC full).",
+                            ns3::MakeTraceSourceAccessor(&HostNode::m_dropTrace),
+                            "incsim::HostNode::DropCallback");
+    return tid;
+}
+
+HostNode::HostNode()
+    : m_cpu(ns3::CreateObject<HostCpu>())
+{
+}
+
+HostNode::~HostNode() = default;
+
+void
+HostNode::Configure(uint32_t nodeId, uint32_t hostIndex, std::string name, uint32_t numPorts)
+{
+    m_nodeId = nodeId;
+    m_hostIndex = hostIndex;
+    m_name = std::move(name);
+    m_ports.resize(numPorts);
+}
+
+EgressPort&
+HostNode::Port(uint32_t port) const
+{
+    return *m_ports[port];
+}
+
+void
+HostNode::SetPort(uint32_t port, ns3::Ptr<EgressPort> nic)
+{
+    m_ports[port] = nic;
+}
+
+void
+HostNode::InstallRoutes(const EcmpRoutes& routes)
+{
+    m_nicByDestination.clear();
+    if (m_ports.size() <= 1)
+    {
+        return;
+    }
+    m_nicByDestination.resize(routes.NumHosts());
+    for (uint32_t dst = 0; dst < routes.NumHosts(); ++dst)
+    {
+        auto hops = routes.NextHops(m_nodeId, dst);
+        m_nicByDestination[dst].assign(hops.begin(), hops.end());
+    }
+}
+
+void
+HostNode::Bind(uint16_t port, ns3::Ptr<Endpoint> endpoint)
+{
+    if (EndpointAt(port))
+    {
+        throw std::logic_error("host " + m_name + ": UDP port " + std::to_string(port) +
+                               " is already bound");
+    }
+    endpoint->Bind(this, port);
+    m_endpoints.emplace_back(port, endpoint);
+}
+
+ns3::Ptr<Endpoint>
+HostNode::EndpointAt(uint16_t port) const
+{
+    for (const auto& [p, endpoint] : m_endpoints)
+    {
+        if (p == port)
+        {
+            return endpoint;
+        }
+    }
+    return nullptr;
+}
+
+bool
+HostNode::SendUdp(uint16_t srcPort,
+                  uint32_t dstHost,
+                  uint16_t dstPort,
+                  const uint8_t* bytes,
+                  uint32_t materialised,
+                  uint32_t payloadBytes,
+                  uint8_t priority)
+{
+    if (!m_up)
+    {
+        return false;
+    }
+    if (materialised + kUdpFrameOverhead > Frame::kCapacity)
+    {
+        throw std::length_error("datagram header bytes exceed the frame capacity");
+    }
+    FramePtr frame = FramePool::Instance().Allocate();
+    UdpAddress address;
+    address.srcHost = m_hostIndex;
+    address.dstHost = dstHost;
+    address.srcPort = srcPort;
+    address.dstPort = dstPort;
+    address.srcMac = NodeMac(m_nodeId);
+    address.dscp = priority;
+    WriteUdpHeaders(*frame, address, payloadBytes, materialised);
+    if (materialised > 0)
+    {
+        std::memcpy(frame->data + kUdpPayloadOffset, bytes, materialised);
+    }
+    frame->createdPs = NowPs();
+    frame->meta.priority = priority;
+
+    uint32_t nic = 0;
+    if (!m_nicByDestination.empty())
+    {
+        const auto& choices = m_nicByDestination[dstHost];
+        if (choices.empty())
+        {
+            Drop(*frame, 0, DropReason::NoRoute);
+            return false;
+        }
+        nic = choices[FlowHash(*frame, m_nodeId) % choices.size()];
+    }
+    ++m_counters.sent;
+    return m_ports[nic]->Enqueue(std::move(frame));
+}
+
+void
+HostNode::Drop(const Frame& frame, uint32_t port, DropReason reason)
+{
+    ++m_counters.drops[static_cast<size_t>(reason)];
+    if (!m_dropTrace.IsEmpty())
+    {
+        m_dropTrace(frame, m_nodeId, port, reason);
+    }
+}
+
+void
+HostNode::ReceiveFrame(FramePtr frame, uint32_t port)
+{
+    if (!m_up)
+    {
+        Drop(*frame, port, DropReason::NodeDown);
+        return;
+    }
+    if (!m_receiveTrace.IsEmpty())
+    {
+        m_receiveTrace(*frame, m_nodeId, port);
+    }
+    UdpView udp = ParseUdp(*frame);
+    ns3::Ptr<Endpoint> endpoint = udp.valid ? EndpointAt(udp.dstPort) : nullptr;
+    if (!endpoint)
+    {
+        Drop(*frame, port, DropReason::NoEndpoint);
+        return;
+    }
+    ++m_counters.received;
+    Datagram datagram;
+    datagram.srcHost = udp.srcHost;
+    datagram.srcPort = udp.srcPort;
+    datagram.dstPort = udp.dstPort;
+    datagram.bytes = udp.payload;
+    datagram.materialised = udp.payloadMaterialised;
+    datagram.payloadBytes = udp.payloadBytes;
+    datagram.frame = frame.get();
+    endpoint->HandleReceive(datagram);
+}
+
+void
+HostNode::SetUp(bool up)
+{
+    if (m_up == up)
+    {
+        return;
+    }
+    m_up = up;
+    if (!up)
+    {
+        for (auto& port : m_ports)
+        {
+            port->Flush(DropReason::NodeDown);
+        }
+        m_cpu->Reset();
+        for (auto& [port, endpoint] : m_endpoints)
+        {
+            endpoint->HandleCrash();
+        }
+    }
+    else
+    {
+        for (auto& [port, endpoint] : m_endpoints)
+        {
+            endpoint->HandleRecover();
+        }
+    }
+}
+
+void
+HostNode::DoDispose()
+{
+    for (auto& [port, endpoint] : m_endpoints)
+    {
+        endpoint->Dispose();
+    }
+    m_endpoints.clear();
+    m_ports.clear();
+    m_cpu->Dispose();
+    ns3::Object::DoDispose();
+}
+
+} // namespace incsim

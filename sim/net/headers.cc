@@ -1,0 +1,122 @@
+#include "sim/net/headers.h"
+
+#include "sim/core/rng.h"
+
+#include <algorithm>
+
+namespace incsim
+{
+
+uint64_t
+NodeMac(uint32_t nodeId)
+{
+    return 0x020000000000ULL + nodeId + 1;
+}
+
+static void
+StoreMac(uint8_t* p, uint64_t mac)
+{
+    for (int i = 0; i < 6; ++i)
+    {
+        p[i] = static_cast<uint8_t>(mac >> (8 * (5 - i)));
+    }
+}
+
+uint16_t
+Ipv4HeaderChecksum(const uint8_t* header)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < kIpv4HeaderBytes; i += 2)
+    {
+        if (i != 10)
+        {
+            sum += LoadBe16(header + i);
+        }
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum);
+}
+
+void
+WriteUdpHeaders(Frame& frame, const UdpAddress& address, uint32_t payloadBytes,
+                uint32_t materialised)
+{
+    uint8_t* d = frame.data;
+    StoreMac(d, address.dstMac);
+    StoreMac(d + 6, address.srcMac);
+    StoreBe16(d + 12, kEtherTypeIpv4);
+
+    uint8_t* ip = d + kIpv4Offset;
+    ip[0] = 0x45;
+    ip[1] = static_cast<uint8_t>(address.dscp << 2);
+    StoreBe16(ip + 2, static_cast<uint16_t>(kIpv4HeaderBytes + kUdpHeaderBytes + payloadBytes));
+    StoreBe16(ip + 4, 0);
+    StoreBe16(ip + 6, 0x4000); // don't fragment
+    ip[8] = 64;
+    ip[9] = kIpProtoUdp;
+    StoreBe32(ip + 12, HostIpv4(address.srcHost));
+    StoreBe32(ip + 16, HostIpv4(address.dstHost));
+    StoreBe16(ip + 10, Ipv4HeaderChecksum(ip));
+
+    uint8_t* udp = d + kUdpOffset;
+    StoreBe16(udp, address.srcPort);
+    StoreBe16(udp + 2, address.dstPort);
+    StoreBe16(udp + 4, static_cast<uint16_t>(kUdpHeaderBytes + payloadBytes));
+    StoreBe16(udp + 6, 0); // no checksum, as allowed for UDP over IPv4
+
+    frame.length = kUdpFrameOverhead + materialised;
+    frame.wireLength = std::max(kUdpFrameOverhead + payloadBytes, kMinFrameBytes);
+}
+
+UdpView
+ParseUdp(const Frame& frame)
+{
+    UdpView view;
+    const uint8_t* d = frame.data;
+    if (frame.length < kUdpFrameOverhead || LoadBe16(d + 12) != kEtherTypeIpv4 ||
+        d[kIpv4Offset] != 0x45 || d[kIpv4Offset + 9] != kIpProtoUdp)
+    {
+        return view;
+    }
+    view.srcHost = LoadBe32(d + kIpv4SrcOffset) - kHostIpv4Base;
+    view.dstHost = LoadBe32(d + kIpv4DstOffset) - kHostIpv4Base;
+    view.srcPort = LoadBe16(d + kUdpOffset);
+    view.dstPort = LoadBe16(d + kUdpOffset + 2);
+    view.payloadBytes = LoadBe16(d + kUdpOffset + 4) - kUdpHeaderBytes;
+    view.payload = d + kUdpPayloadOffset;
+    view.payloadMaterialised = frame.length - kUdpFrameOverhead;
+    view.valid = true;
+    return view;
+}
+
+uint8_t
+DecrementTtl(Frame& frame)
+{
+    uint8_t* ip = frame.data + kIpv4Offset;
+    uint16_t oldWord = LoadBe16(ip + 8);
+    ip[8] = static_cast<uint8_t>(ip[8] - 1);
+    uint16_t newWord = LoadBe16(ip + 8);
+    // HC' = ~(~HC + ~m + m')
+    uint32_t sum = static_cast<uint16_t>(~LoadBe16(ip + 10)) + static_cast<uint16_t>(~oldWord) +
+                   newWord;
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    StoreBe16(ip + 10, static_cast<uint16_t>(~sum));
+    return ip[8];
+}
+
+uint32_t
+FlowHash(const Frame& frame, uint32_t salt)
+{
+    const uint8_t* d = frame.data;
+    uint64_t a = (uint64_t(LoadBe32(d + kIpv4SrcOffset)) << 32) | LoadBe32(d + kIpv4DstOffset);
+    uint64_t b = (uint64_t(d[kIpv4Offset + 9]) << 32) | LoadBe32(d + kUdpOffset);
+    return static_cast<uint32_t>(Mix64(a ^ Mix64(b ^ salt)));
+}
+
+} // namespace incsim

@@ -1,0 +1,40 @@
+#include "sim/runner/build-topology.h"
+
+#include "sim/scenario/scenario.h"
+#include "sim/topology/topology-file.h"
+#include "sim/topology/topology-registry.h"
+
+namespace incsim
+{
+
+LinkParams
+LinkDefaults(const Scenario& scenario)
+{
+    ParamView links = scenario.Section("links");
+    LinkParams params;
+    params.rateBps = links.RateBps("rate");
+    params.delayNs = links.DurationNs("delay");
+    params.bufferBytes = links.SizeBytes("buffer");
+    params.lossRate = links.Number("loss");
+    return params;
+}
+
+Topology
+BuildTopology(const Scenario& scenario)
+{
+    ParamView topology = scenario.Section("topology");
+    LinkParams defaults = LinkDefaults(scenario);
+    if (topology.Has("file"))
+    {
+        std::string path = topology.String("file");
+        if (!path.empty() && path[0] != '/')
+        {
+            path = scenario.BaseDir() + "/" + path;
+        }
+        return LoadTopologyFile(path, defaults);
+    }
+    const TopologyGenerator& generator = TopologyGenerators().Get(topology.String("generator"));
+    return generator.build(topology.Get("params"), defaults);
+}
+
+} // namespace incsim

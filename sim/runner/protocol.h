@@ -1,0 +1,43 @@
+#ifndef INCSIM_RUNNER_PROTOCOL_H
+#define INCSIM_RUNNER_PROTOCOL_H
+
+#include "sim/core/registry.h"
+#include "sim/scenario/schema.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace incsim
+{
+
+class World;
+
+/// A protocol installs its switch programs and host endpoints into a built world, and
+/// reports its metrics after the run. Protocols register themselves in Protocols(); the core
+/// never names one.
+class Protocol
+{
+  public:
+    virtual ~Protocol() = default;
+    /// `params` is /protocol/params and `workload` is /workload, both validated.
+    virtual void Install(World& world, const ParamView& params, const ParamView& workload) = 0;
+    /// Adds protocol-specific entries to metrics.json.
+    virtual void CollectMetrics(nlohmann::json& metrics) const = 0;
+};
+
+struct ProtocolInfo
+{
+    std::string description;
+    std::function<Spec()> params;   ///< spec of /protocol/params
+    std::function<Spec()> workload; ///< spec of /workload
+    std::function<std::unique_ptr<Protocol>()> create;
+};
+
+Registry<ProtocolInfo>& Protocols();
+
+} // namespace incsim
+
+#endif

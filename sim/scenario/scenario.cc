@@ -1,0 +1,617 @@
+#include "sim/scenario/scenario.h"
+
+#include "sim/core/units.h"
+#include "sim/runner/protocol.h"
+#include "sim/topology/topology-registry.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+namespace incsim
+{
+
+using nlohmann::json;
+
+namespace
+{
+
+const std::string kOverrideFile = "--set";
+
+Spec
+GeneratorParams(const std::string& name)
+{
+    const auto& generator = TopologyGenerators().Get(name);
+    return generator.params ? generator.params() : Spec::Object();
+}
+
+Spec
+ProtocolParams(const std::string& name)
+{
+    const auto& protocol = Protocols().Get(name);
+    return protocol.params ? protocol.params() : Spec::Object();
+}
+
+Spec
+ProtocolWorkload(const std::string& name)
+{
+    const auto& protocol = Protocols().Get(name);
+    return protocol.workload ? protocol.workload() : Spec::Object();
+}
+
+Spec
+TopologySpec()
+{
+    return Spec::Object()
+        .OptionalField("generator",
+                       Spec::Enum(TopologyGenerators().Names()).KnownAs("topology generator"),
+                       "Built-in generator that builds the topology.")
+        .DependentField("params",
+                        "generator",
+                        GeneratorParams,
+                        "Parameters of the generator.")
+        .OptionalField("file",
+                       Spec::String(),
+                       "Topology JSON file, relative to the scenario's directory.")
+        .ExactlyOneOf({"generator", "file"});
+}
+
+Spec
+LinksSpec()
+{
+    return Spec::Object()
+        .Field("rate", Spec::Rate().Above(0), "Line rate of every link.", "100Gbps")
+        .Field("delay", Spec::Duration(), "Propagation delay of every link.", "1us")
+        .Field("buffer", Spec::Size().Above(0), "Egress buffer per port.", "512KiB")
+        .Field("loss",
+               Spec::Number().Min(0).Max(1),
+               "Probability that a packet is lost on a link.",
+               0)
+        .Field("mtu", Spec::Size().Min(64).Max(9216), "Largest frame on a link.", "1500B");
+}
+
+Spec
+SwitchSpec()
+{
+    return Spec::Object()
+        .Field("priorities", Spec::Integer().Min(1).Max(8), "Priority queues per port.", 8)
+        .Field("cpu_service_time",
+               Spec::Duration(),
+               "Time the switch CPU port spends per packet.",
+               "2us")
+        .Field("cpu_queue",
+               Spec::Integer().Min(1),
+               "Packets the switch CPU port queues before dropping.",
+               1024)
+        .Field("pipeline_delay",
+               Spec::Duration(),
+               "Ingress-to-egress latency of the switch chip.",
+               "400ns");
+}
+
+Spec
+HostsSpec()
+{
+    return Spec::Object()
+        .Field("cores", Spec::Integer().Min(1), "CPU cores per host.", 4)
+        .Field("message_cost",
+               Spec::Duration(),
+               "CPU service time per message handled by an endpoint.",
+               "0ns")
+        .Field("nic_buffer", Spec::Size().Above(0), "Transmit buffer of the NIC.", "4MiB");
+}
+
+Spec
+RoutingSpec()
+{
+    return Spec::Object()
+        .Field("metric",
+               Spec::Enum({"hops", "delay"}),
+               "Shortest paths by hop count or by total link delay.",
+               "hops")
+        .Field("ecmp",
+               Spec::Enum({"per-flow", "per-packet"}),
+               "How traffic is spread over equal-cost paths.",
+               "per-flow")
+        .Field("reconverge_delay",
+               Spec::Duration(),
+               "After a link or node fault, the time until routes are recomputed on the "
+               "surviving graph.",
+               "1ms")
+        .Field("require_dag",
+               Spec::Bool(),
+               "Fail unless the routes form a directed acyclic graph.",
+               false);
+}
+
+Spec
+ClocksSpec()
+{
+    return Spec::Object()
+        .Field("offset",
+               Spec::Distribution(SpecKind::Duration),
+               "Initial clock offset of each host.",
+               "0ns")
+        .Field("drift_ppm",
+               Spec::Distribution(SpecKind::Number),
+               "Clock drift of each host, in parts per million.",
+               0)
+        .Field("sync_period",
+               Spec::Duration(),
+               "Interval between clock synchronisations; \"0ns\" never synchronises.",
+               "0ns")
+        .Field("residual_skew",
+               Spec::Distribution(SpecKind::Duration),
+               "Offset left right after each synchronisation.",
+               "0ns");
+}
+
+Spec
+ProtocolSpec()
+{
+    return Spec::Object()
+        .RequiredField("name",
+                       Spec::Enum(Protocols().Names()).KnownAs("protocol"),
+                       "Protocol under test.")
+        .DependentField("params", "name", ProtocolParams, "Parameters of the protocol.");
+}
+
+Spec
+FaultSpec()
+{
+    const std::vector<std::string> linkActions{"link_down", "link_up"};
+    return Spec::Object()
+        .RequiredField("at", Spec::Duration(), "Simulated time of the fault.")
+        .RequiredField(
+            "action",
+            Spec::Enum({"link_down", "link_up", "node_crash", "node_recover", "loss_rate"}),
+            "What happens.")
+        .OptionalField("link",
+                       Spec::Array(Spec::String()).MinItems(2).MaxItems(2),
+                       "Names of the two nodes at the ends of the link; for `loss_rate`, "
+                       "absent means every link.")
+        .OptionalField("node", Spec::String(), "Name of the node.")
+        .OptionalField("rate", Spec::Number().Min(0).Max(1), "New loss rate.")
+        .OnlyWhen("link", "action", {"link_down", "link_up", "loss_rate"})
+        .RequiredWhen("link", "action", linkActions)
+        .OnlyWhen("node", "action", {"node_crash", "node_recover"})
+        .RequiredWhen("node", "action", {"node_crash", "node_recover"})
+        .OnlyWhen("rate", "action", {"loss_rate"})
+        .RequiredWhen("rate", "action", {"loss_rate"});
+}
+
+Spec
+OutputsSpec()
+{
+    return Spec::Object()
+        .Field("traces",
+               Spec::Array(Spec::Enum({"packets", "messages", "links", "queues"})),
+               "Trace files to write.",
+               json::array({"messages", "links"}))
+        .Field("queue_sample_interval",
+               Spec::Duration().Above(0),
+               "Sampling interval of the queue trace.",
+               "10us")
+        .Field("pcap", Spec::Bool(), "Write pcap files of every link.", false)
+        .Field("progress",
+               Spec::Enum({"auto", "always", "never"}),
+               "Progress display; \"auto\" shows it on a terminal.",
+               "auto");
+}
+
+// ---- --set overrides ----
+
+std::string
+EscapePointerToken(const std::string& key)
+{
+    std::string out;
+    for (char c : key)
+    {
+        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    }
+    return out;
+}
+
+std::string
+ToPointer(const std::vector<std::string>& tokens, size_t count)
+{
+    std::string pointer;
+    for (size_t i = 0; i < count && i < tokens.size(); ++i)
+    {
+        pointer += "/" + EscapePointerToken(tokens[i]);
+    }
+    return pointer;
+}
+
+/// "links.delay" or "/links/delay" -> {"links", "delay"}.
+std::vector<std::string>
+SplitOverridePath(const std::string& path)
+{
+    std::vector<std::string> tokens;
+    if (path.empty())
+    {
+        return tokens;
+    }
+    bool pointer = path[0] == '/';
+    char sep = pointer ? '/' : '.';
+    size_t start = pointer ? 1 : 0;
+    while (true)
+    {
+        size_t end = path.find(sep, start);
+        std::string token = path.substr(start, end == std::string::npos ? end : end - start);
+        if (pointer)
+        {
+            // JSON pointer unescaping: ~1 is '/', ~0 is '~'.
+            std::string unescaped;
+            for (size_t i = 0; i < token.size(); ++i)
+            {
+                if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1'))
+                {
+                    unescaped += token[i + 1] == '0' ? '~' : '/';
+                    ++i;
+                }
+                else
+                {
+                    unescaped += token[i];
+                }
+            }
+            token = unescaped;
+        }
+        tokens.push_back(token);
+        if (end == std::string::npos)
+        {
+            return tokens;
+        }
+        start = end + 1;
+    }
+}
+
+std::optional<size_t>
+ParseIndex(const std::string& token)
+{
+    if (token.empty() || token.size() > 9 ||
+        !std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    {
+        return std::nullopt;
+    }
+    return std::stoul(token);
+}
+
+std::string
+Got(const json& value)
+{
+    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+/// Applies one override to `document` and returns the pointer of the outermost value it
+/// created or replaced, so that validation errors there can be blamed on --set.
+std::string
+ApplyOverride(json& document, const std::string& override)
+{
+    size_t equals = override.find('=');
+    if (equals == std::string::npos)
+    {
+        std::string pointer = ToPointer(SplitOverridePath(override), SIZE_MAX);
+        throw InputError(kOverrideFile, pointer,
+                         "expected PATH=VALUE, got " + Got(json(override)));
+    }
+    std::string pathText = override.substr(0, equals);
+    std::string valueText = override.substr(equals + 1);
+    std::vector<std::string> tokens = SplitOverridePath(pathText);
+    if (tokens.empty())
+    {
+        throw InputError(kOverrideFile, "",
+                         "expected PATH=VALUE with a non-empty PATH, got " + Got(json(override)));
+    }
+    for (size_t i = 0; i < tokens.size(); ++i)
+    {
+        if (tokens[i].empty())
+        {
+            throw InputError(kOverrideFile, ToPointer(tokens, i + 1),
+                             "empty key in path " + Got(json(pathText)));
+        }
+    }
+
+    json value = json::parse(valueText, nullptr, false);
+    if (value.is_discarded())
+    {
+        value = valueText; // not JSON: a plain string such as 2us
+    }
+
+    json* current = &document;
+    std::string blamed;
+    for (size_t i = 0; i < tokens.size(); ++i)
+    {
+        const std::string& token = tokens[i];
+        bool last = i + 1 == tokens.size();
+        std::string pointer = ToPointer(tokens, i + 1);
+        if (current->is_object())
+        {
+            if (!current->contains(token) && blamed.empty())
+            {
+                blamed = pointer;
+            }
+            if (last)
+            {
+                (*current)[token] = value;
+            }
+            else if (!current->contains(token))
+            {
+                (*current)[token] = json::object();
+            }
+            current = &(*current)[token];
+        }
+        else if (current->is_array())
+        {
+            auto index = ParseIndex(token);
+            if (!index)
+            {
+                throw InputError(kOverrideFile, pointer,
+                                 "expected an array index, got " + Got(json(token)));
+            }
+            if (*index >= current->size())
+            {
+                throw InputError(kOverrideFile, pointer,
+                                 "index " + token + " is past the end of the array (" +
+                                     std::to_string(current->size()) + " items)");
+            }
+            if (last)
+            {
+                (*current)[*index] = value;
+            }
+            current = &(*current)[*index];
+        }
+        else
+        {
+            throw InputError(kOverrideFile, pointer,
+                             "cannot set a key inside " + Got(*current) + " at " +
+                                 (i == 0 ? std::string("/") : ToPointer(tokens, i)));
+        }
+    }
+    return blamed.empty() ? ToPointer(tokens, tokens.size()) : blamed;
+}
+
+bool
+IsWithin(const std::string& path, const std::string& prefix)
+{
+    return path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+                              path[prefix.size()] == '/');
+}
+
+/// nlohmann says "syntax error while parsing object key - unexpected '}'; expected string
+/// literal"; users read "unexpected '}'; expected string literal (while parsing object key)".
+std::string
+SyntaxMessage(const std::string& what)
+{
+    std::string text = what;
+    size_t column = text.find(", column ");
+    if (column != std::string::npos)
+    {
+        size_t colon = text.find(": ", column);
+        if (colon != std::string::npos)
+        {
+            text = text.substr(colon + 2);
+        }
+    }
+    const std::string whilePrefix = "syntax error while parsing ";
+    if (text.compare(0, whilePrefix.size(), whilePrefix) == 0)
+    {
+        std::string rest = text.substr(whilePrefix.size());
+        size_t dash = rest.find(" - ");
+        if (dash != std::string::npos)
+        {
+            return rest.substr(dash + 3) + " (while parsing " + rest.substr(0, dash) + ")";
+        }
+    }
+    const std::string prefix = "syntax error ";
+    if (text.compare(0, prefix.size(), prefix) == 0)
+    {
+        return text.substr(prefix.size());
+    }
+    return text;
+}
+
+/// A SAX handler that only records the token at a syntax error, to locate its start.
+struct TokenFinder : nlohmann::json_sax<json>
+{
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+
+    bool parse_error(std::size_t, const std::string& lastToken,
+                     const nlohmann::detail::exception&) override
+    {
+        m_lastToken = lastToken;
+        return false;
+    }
+
+    std::string m_lastToken;
+};
+
+} // namespace
+
+// ---- Scenario ----
+
+Spec
+Scenario::DocumentSpec()
+{
+    return Spec::Object()
+        .Field("name", Spec::String(), "Short name of the scenario, used in reports.", "")
+        .Field("description", Spec::String(), "Free text.", "")
+        .Field("seed",
+               Spec::Integer().Min(0),
+               "Seed of every random stream in the run.",
+               1)
+        .RequiredField("duration", Spec::Duration().Above(0), "Simulated time to run.")
+        .RequiredField("topology", TopologySpec(), "The network: a generator or a file.")
+        .Field("links", LinksSpec(), "Defaults for every link.", json::object())
+        .Field("switch", SwitchSpec(), "Switch model.", json::object())
+        .Field("hosts", HostsSpec(), "Host model.", json::object())
+        .Field("routing", RoutingSpec(), "How routes are computed.", json::object())
+        .Field("clocks", ClocksSpec(), "Host clock offsets and drift.", json::object())
+        .RequiredField("protocol", ProtocolSpec(), "The protocol under test.")
+        .DependentField("workload",
+                        "protocol/name",
+                        ProtocolWorkload,
+                        "Traffic the protocol's endpoints generate.")
+        .Field("faults",
+               Spec::Array(FaultSpec()),
+               "Scheduled faults, applied in time order.",
+               json::array())
+        .Field("outputs", OutputsSpec(), "Files the run writes.", json::object());
+}
+
+uint64_t
+Scenario::Seed() const
+{
+    return m_resolved->at("seed").get<uint64_t>();
+}
+
+int64_t
+Scenario::DurationNs() const
+{
+    return Section("duration").AsDurationNs();
+}
+
+ParamView
+Scenario::Section(const std::string& name) const
+{
+    return ParamView(&m_resolved->at(name), m_file, "/" + name);
+}
+
+Scenario
+ParseScenario(const nlohmann::json& document,
+              const std::string& file,
+              const std::string& baseDir,
+              const std::vector<std::string>& overrides)
+{
+    json edited = document;
+    std::vector<std::string> overridden;
+    for (const auto& override : overrides)
+    {
+        overridden.push_back(ApplyOverride(edited, override));
+    }
+
+    Scenario scenario;
+    scenario.m_file = file;
+    scenario.m_baseDir = baseDir.empty() ? "." : baseDir;
+    try
+    {
+        scenario.m_resolved =
+            std::make_unique<json>(Scenario::DocumentSpec().Resolve(edited, file, ""));
+    }
+    catch (const InputError& error)
+    {
+        // A value that came from --set is blamed on --set, not on the file.
+        for (const auto& pointer : overridden)
+        {
+            if (IsWithin(error.JsonPath(), pointer))
+            {
+                throw InputError(kOverrideFile, error.JsonPath(), error.Message());
+            }
+        }
+        throw;
+    }
+    return scenario;
+}
+
+Scenario
+LoadScenario(const std::string& path, const std::vector<std::string>& overrides)
+{
+    json document = ReadJsonFile(path);
+    std::string baseDir = std::filesystem::path(path).parent_path().string();
+    return ParseScenario(document, path, baseDir.empty() ? "." : baseDir, overrides);
+}
+
+// ---- JSON files ----
+
+JsonSyntaxError::JsonSyntaxError(const std::string& file,
+                                 size_t line,
+                                 size_t column,
+                                 const std::string& message)
+    : InputError(file, "", "JSON syntax error: " + message),
+      m_what(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
+             ": JSON syntax error: " + message),
+      m_line(line),
+      m_column(column)
+{
+}
+
+nlohmann::json
+ParseJsonText(const std::string& text, const std::string& file)
+{
+    try
+    {
+        return json::parse(text);
+    }
+    catch (const json::parse_error& error)
+    {
+        // error.byte counts the characters read, so the error was seen at byte - 1 (or just
+        // past the end for a truncated file). An unexpected string or number is only seen once
+        // read whole, so point at its first character instead, as compilers do.
+        std::string message = SyntaxMessage(error.what());
+        size_t offset = error.byte == 0 ? 0 : error.byte - 1;
+        if (message.rfind("unexpected string literal", 0) == 0 ||
+            message.rfind("unexpected number literal", 0) == 0)
+        {
+            TokenFinder finder;
+            json::sax_parse(text, &finder);
+            const std::string& token = finder.m_lastToken;
+            // The lexer spells control characters as <U+XXXX>; then its length is not the text's.
+            if (!token.empty() && token.size() <= error.byte && token.find("<U+") == std::string::npos)
+            {
+                offset = error.byte - token.size();
+            }
+        }
+        offset = std::min(offset, text.size());
+        size_t line = 1 + std::count(text.begin(), text.begin() + offset, '\n');
+        size_t lineStart = text.rfind('\n', offset == 0 ? std::string::npos : offset - 1);
+        lineStart = (offset == 0 || lineStart == std::string::npos) ? 0 : lineStart + 1;
+        size_t column = offset - lineStart + 1;
+        throw JsonSyntaxError(file, line, column, message);
+    }
+}
+
+nlohmann::json
+ReadJsonFile(const std::string& path)
+{
+    std::error_code ignored;
+    if (std::filesystem::is_directory(path, ignored))
+    {
+        throw InputError(path, "", "cannot open file: it is a directory");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw InputError(path, "", std::string("cannot open file: ") + std::strerror(errno));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+    {
+        throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
+    }
+    return ParseJsonText(text.str(), path);
+}
+
+std::string
+ScenarioReferenceMarkdown()
+{
+    return Scenario::DocumentSpec().Markdown("Reference");
+}
+
+} // namespace incsim

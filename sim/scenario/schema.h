@@ -1,0 +1,180 @@
+#ifndef INCSIM_SCENARIO_SCHEMA_H
+#define INCSIM_SCENARIO_SCHEMA_H
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace incsim
+{
+
+/// What a JSON value in a scenario must look like. Units are always written in strings
+/// ("3us", "100Gbps", "64KiB"); Duration, Rate and Size specs check them.
+enum class SpecKind
+{
+    Duration,
+    Rate,
+    Size,
+    Integer,
+    Number,
+    Bool,
+    String,
+    Enum,
+    Distribution,
+    Array,
+    Object,
+};
+
+/// A schema node describing one JSON value, built fluently:
+///   Spec::Object()
+///       .Field("k", Spec::Integer().Min(2).Even(), "switch radix", 4)
+///       .Field("delay", Spec::Duration(), "propagation delay", "1us")
+///       .RequiredField("sites", Spec::Array(Spec::String()).MinItems(2), "site names");
+/// Objects reject unknown keys. Defaults are written as they would be in a file.
+class Spec
+{
+  public:
+    static Spec Duration();
+    static Spec Rate();
+    static Spec Size();
+    static Spec Integer();
+    static Spec Number();
+    static Spec Bool();
+    static Spec String();
+    static Spec Enum(std::vector<std::string> choices);
+    /// A random distribution of values of `unit` kind (Duration or Number). Written either as a
+    /// plain value (a constant) or as {"dist": "constant"|"uniform"|"normal"|"exponential", ...}.
+    static Spec Distribution(SpecKind unit);
+    static Spec Array(Spec element);
+    static Spec Object();
+
+    // Constraints. For Duration/Rate/Size the bounds are in ns, bps and bytes.
+    Spec& Min(double value);
+    Spec& Max(double value);
+    /// Strict lower bound (e.g. a rate must be > 0).
+    Spec& Above(double value);
+    Spec& Even();
+    Spec& MinItems(size_t n);
+    Spec& MaxItems(size_t n);
+    /// For an Enum filled from a registry: errors read `unknown NOUN "x" (known: a, b)` and the
+    /// reference calls the type "NOUN name".
+    Spec& KnownAs(std::string noun);
+
+    // Object fields, documented in declaration order.
+    /// Optional field with a default; the resolved scenario always contains it.
+    Spec& Field(std::string name, Spec spec, std::string doc, nlohmann::json defaultValue);
+    /// Must be present.
+    Spec& RequiredField(std::string name, Spec spec, std::string doc);
+    /// May be absent, with no default (ParamView::Has tells).
+    Spec& OptionalField(std::string name, Spec spec, std::string doc);
+    /// Exactly one of these fields must be present (e.g. topology "generator" or "file").
+    Spec& ExactlyOneOf(std::vector<std::string> names);
+    /// The spec of field `valueField` depends on the value of the Enum field `selector`
+    /// (e.g. /protocol/params depends on /protocol/name). `choose` returns the spec for a
+    /// selector value; it is only called with valid choices.
+    /// `selector` must be declared before `valueField`. It may be a slash-separated path into a
+    /// sibling object ("protocol/name" for the top-level /workload). When the selector is
+    /// absent, the field must be absent too and is left out of the resolved value.
+    Spec& DependentField(std::string valueField,
+                         std::string selector,
+                         std::function<Spec(const std::string&)> choose,
+                         std::string doc,
+                         nlohmann::json defaultValue = nlohmann::json::object());
+
+    /// Field `name` (declared before, optional) may only appear when the Enum field `selector`
+    /// (declared before it) has one of `values`; otherwise it is an error, e.g.
+    /// `key "node" does not apply to action "link_down"`.
+    Spec& OnlyWhen(const std::string& name, std::string selector, std::vector<std::string> values);
+    /// Field `name` (declared before) must be present when `selector` has one of `values`.
+    Spec& RequiredWhen(const std::string& name,
+                       std::string selector,
+                       std::vector<std::string> values);
+
+    SpecKind Kind() const;
+    /// Human-readable description of what is expected, e.g. `a duration like "1us"`.
+    std::string Expected() const;
+
+    /// Validates `value` against this spec, returning a copy with every default filled in.
+    /// Throws InputError(file, path, message) at the first problem.
+    nlohmann::json Resolve(const nlohmann::json& value,
+                           const std::string& file,
+                           const std::string& path) const;
+
+    /// Markdown reference for this spec: one table row per field, nested objects as sections.
+    std::string Markdown(const std::string& title) const;
+
+    struct Impl;
+
+  private:
+    explicit Spec(SpecKind kind);
+    std::shared_ptr<Impl> m_impl;
+};
+
+/// A validated, resolved JSON value with typed access. Keys are checked by the spec, so
+/// accessors throw only on programming errors (a key the spec does not declare).
+class ParamView
+{
+  public:
+    ParamView(const nlohmann::json* value, std::string file, std::string path);
+
+    bool Has(const std::string& key) const;
+    ParamView Get(const std::string& key) const;
+
+    int64_t Int(const std::string& key) const;
+    double Number(const std::string& key) const;
+    bool Bool(const std::string& key) const;
+    const std::string& String(const std::string& key) const;
+    int64_t DurationNs(const std::string& key) const;
+    uint64_t RateBps(const std::string& key) const;
+    uint64_t SizeBytes(const std::string& key) const;
+
+    // For arrays.
+    size_t Size() const;
+    ParamView At(size_t index) const;
+
+    // The value at this view itself, for array elements.
+    int64_t AsInt() const;
+    double AsNumber() const;
+    const std::string& AsString() const;
+    int64_t AsDurationNs() const;
+
+    const nlohmann::json& Json() const { return *m_value; }
+    const std::string& File() const { return m_file; }
+    /// JSON pointer of this value, e.g. "/topology/params".
+    const std::string& Path() const { return m_path; }
+
+    /// Throws InputError naming this value's path (plus `key` when not empty).
+    [[noreturn]] void Fail(const std::string& key, const std::string& message) const;
+
+  private:
+    const nlohmann::json* m_value;
+    std::string m_file;
+    std::string m_path;
+};
+
+/// A sampled distribution parsed from a resolved Distribution value, in base units
+/// (ns for durations).
+struct DistributionParams
+{
+    enum class Type
+    {
+        Constant,
+        Uniform,
+        Normal,
+        Exponential
+    };
+    Type type = Type::Constant;
+    double a = 0; ///< value, min or mean
+    double b = 0; ///< max or stddev
+};
+
+DistributionParams ReadDistribution(const ParamView& view, const std::string& key);
+
+} // namespace incsim
+
+#endif

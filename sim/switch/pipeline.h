@@ -1,0 +1,48 @@
+#ifndef INCSIM_SWITCH_PIPELINE_H
+#define INCSIM_SWITCH_PIPELINE_H
+
+#include "sim/net/frame.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace incsim
+{
+
+class EcmpRoutes;
+class SwitchDevice;
+
+/// v1model's drop port: an ingress that leaves egressSpec here drops the frame.
+constexpr uint32_t kDropPort = 511;
+
+/// The programmable part of a switch: one object per switch, holding its own tables and
+/// registers. The switch calls Ingress for every arriving frame and Egress for every frame the
+/// traffic manager dequeues; both work in place on the frame bytes and frame.meta.
+/// Implementations: the built-in L3/ECMP forwarder and the C++ generated from P4 programs.
+class SwitchPipeline
+{
+  public:
+    virtual ~SwitchPipeline() = default;
+
+    /// Parser, ingress control and deparser. Must set meta.egressSpec (a port, the switch's
+    /// CPU port, or kDropPort) or meta.mcastGroup.
+    virtual void Ingress(Frame& frame) = 0;
+    /// Parser, egress control and deparser, with meta.egressPort set. Setting egressSpec to
+    /// kDropPort drops the frame.
+    virtual void Egress(Frame& frame) {}
+
+    /// Routes computed on the topology; called at start and after every reconvergence.
+    /// Pipelines that do not route (or route by their own tables) ignore it.
+    virtual void InstallRoutes(const EcmpRoutes& routes) {}
+    /// A port's link went down or came back.
+    virtual void PortStatusChanged(uint32_t port, bool up) {}
+    /// The switch crashed: all soft state (registers, learned entries) is lost.
+    virtual void Reset() {}
+
+    virtual std::string Name() const = 0;
+};
+
+} // namespace incsim
+
+#endif

@@ -1,0 +1,292 @@
+#include "sim/switch/switch-device.h"
+
+#include "sim/core/sim-time.h"
+#include "sim/net/egress-port.h"
+
+#include <ns3/boolean.h>
+#include <ns3/simulator.h>
+#include <ns3/uinteger.h>
+
+namespace incsim
+{
+
+NS_OBJECT_ENSURE_REGISTERED(SwitchDevice);
+
+ns3::TypeId
+SwitchDevice::GetTypeId()
+{
+    static ns3::TypeId tid =
+        ns3::TypeId("incsim::SwitchDevice")
+            .SetParent<ns3::Object>()
+            .SetGroupName("Incsim")
+            .AddConstructor<SwitchDevice>()
+            .AddAttribute("Priorities",
+                          "Number of strict-priority queues per egress port.",
+                          ns3::UintegerValue(8),
+                          ns3::MakeUintegerAccessor(&SwitchDevice::m_priorities),
+                          ns3::MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("CpuPort",
+                          "Port number that addresses the switch CPU in egressSpec.",
+                          ns3::UintegerValue(255),
+                          ns3::MakeUintegerAccessor(&SwitchDevice::m_cpuPort),
+                          ns3::MakeUintegerChecker<uint32_t>(0, 510))
+            .AddAttribute("CpuServiceTime",
+                          "Switch CPU processing time per packet.",
+                          ns3::TimeValue(ns3::MicroSeconds(2)),
+                          ns3::MakeTimeAccessor(&SwitchDevice::m_cpuServiceTime),
+                          ns3::MakeTimeChecker())
+            .AddAttribute("CpuQueueSize",
+                          "Packets that may wait for the switch CPU.",
+                          ns3::UintegerValue(1024),
+                          ns3::MakeUintegerAccessor(&SwitchDevice::m_cpuQueueLimit),
+                          ns3::MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("PipelineDelay",
+                          "Latency from the end of reception to the traffic manager.",
+                          ns3::TimeValue(ns3::NanoSeconds(400)),
+                          ns3::MakeTimeAccessor(&SwitchDevice::m_pipelineDelay),
+                          ns3::MakeTimeChecker())
+            .AddTraceSource("Receive",
+                            "A frame entered the ingress pipeline.",
+                            ns3::MakeTraceSourceAccessor(&SwitchDevice::m_receiveTrace),
+                            "incsim::SwitchDevice::FrameCallback")
+            .AddTraceSource("Drop",
+                            "The switch dropped a frame (pipeline, no route, CPU queue, down).",
+                            ns3::MakeTraceSourceAccessor(&SwitchDevice::m_dropTrace),
+                            "incsim::SwitchDevice::DropCallback");
+    return tid;
+}
+
+SwitchDevice::SwitchDevice() = default;
+SwitchDevice::~SwitchDevice() = default;
+
+void
+SwitchDevice::Configure(uint32_t nodeId, std::string name, uint32_t numPorts)
+{
+    m_nodeId = nodeId;
+    m_name = std::move(name);
+    m_ports.resize(numPorts);
+}
+
+void
+SwitchDevice::SetPipeline(std::unique_ptr<SwitchPipeline> pipeline)
+{
+    m_pipeline = std::move(pipeline);
+}
+
+EgressPort&
+SwitchDevice::Port(uint32_t port) const
+{
+    return *m_ports[port];
+}
+
+void
+SwitchDevice::SetPort(uint32_t port, ns3::Ptr<EgressPort> egress)
+{
+    m_ports[port] = egress;
+}
+
+void
+SwitchDevice::SetMulticastGroup(uint16_t group, std::vector<uint32_t> ports)
+{
+    m_multicastGroups[group] = std::move(ports);
+}
+
+void
+SwitchDevice::Drop(const Frame& frame, uint32_t port, DropReason reason)
+{
+    ++m_counters.drops[static_cast<size_t>(reason)];
+    if (!m_dropTrace.IsEmpty())
+    {
+        m_dropTrace(frame, m_nodeId, port, reason);
+    }
+}
+
+void
+SwitchDevice::ReceiveFrame(FramePtr frame, uint32_t port)
+{
+    if (!m_up)
+    {
+        Drop(*frame, port, DropReason::NodeDown);
+        return;
+    }
+    ++m_counters.received;
+    if (!m_receiveTrace.IsEmpty())
+    {
+        m_receiveTrace(*frame, m_nodeId, port);
+    }
+    StandardMetadata& meta = frame->meta;
+    meta = StandardMetadata{};
+    meta.ingressPort = port;
+    meta.packetLength = frame->wireLength;
+    meta.ingressTimestampPs = NowPs();
+    m_pipeline->Ingress(*frame);
+    Dispatch(std::move(frame));
+}
+
+void
+SwitchDevice::InjectFromCpu(FramePtr frame)
+{
+    if (!m_up)
+    {
+        return;
+    }
+    StandardMetadata& meta = frame->meta;
+    meta = StandardMetadata{};
+    meta.ingressPort = m_cpuPort;
+    meta.packetLength = frame->wireLength;
+    meta.ingressTimestampPs = NowPs();
+    m_pipeline->Ingress(*frame);
+    Dispatch(std::move(frame));
+}
+
+void
+SwitchDevice::SendFromCpu(FramePtr frame, uint32_t port)
+{
+    if (!m_up || port >= m_ports.size())
+    {
+        return;
+    }
+    frame->meta.egressPort = port;
+    if (m_ports[port]->Enqueue(std::move(frame)))
+    {
+        ++m_counters.forwarded;
+    }
+}
+
+// The traffic manager: unicast, multicast replication, or the CPU.
+void
+SwitchDevice::Dispatch(FramePtr frame)
+{
+    const StandardMetadata& meta = frame->meta;
+    if (meta.mcastGroup != 0)
+    {
+        auto it = m_multicastGroups.find(meta.mcastGroup);
+        if (it == m_multicastGroups.end() || it->second.empty())
+        {
+            Drop(*frame, meta.ingressPort, DropReason::NoRoute);
+            return;
+        }
+        const auto& ports = it->second;
+        for (size_t i = 0; i < ports.size(); ++i)
+        {
+            FramePtr replica = i + 1 == ports.size() ? std::move(frame)
+                                                     : FramePool::Instance().Clone(*frame);
+            replica->meta.egressPort = ports[i];
+            replica->meta.replicationId = static_cast<uint16_t>(i + 1);
+            if (m_ports[ports[i]]->Enqueue(std::move(replica)))
+            {
+                ++m_counters.forwarded;
+            }
+        }
+        return;
+    }
+    uint32_t spec = meta.egressSpec;
+    if (spec == kDropPort)
+    {
+        Drop(*frame, meta.ingressPort, meta.dropReason);
+        return;
+    }
+    if (spec == m_cpuPort)
+    {
+        if (m_cpuQueue.Size() >= m_cpuQueueLimit)
+        {
+            Drop(*frame, meta.ingressPort, DropReason::CpuQueueFull);
+            return;
+        }
+        ++m_counters.toCpu;
+        m_cpuQueue.Push(std::move(frame));
+        if (!m_cpuEvent.IsRunning())
+        {
+            m_cpuEvent =
+                ns3::Simulator::Schedule(m_cpuServiceTime, &SwitchDevice::CpuServiceDone, this);
+        }
+        return;
+    }
+    if (spec >= m_ports.size())
+    {
+        Drop(*frame, meta.ingressPort, DropReason::NoRoute);
+        return;
+    }
+    frame->meta.egressPort = spec;
+    if (m_ports[spec]->Enqueue(std::move(frame)))
+    {
+        ++m_counters.forwarded;
+    }
+}
+
+void
+SwitchDevice::CpuServiceDone()
+{
+    FramePtr frame = m_cpuQueue.Pop();
+    if (!m_cpuQueue.Empty())
+    {
+        m_cpuEvent =
+            ns3::Simulator::Schedule(m_cpuServiceTime, &SwitchDevice::CpuServiceDone, this);
+    }
+    if (m_cpuHandler)
+    {
+        m_cpuHandler(std::move(frame));
+    }
+}
+
+bool
+SwitchDevice::PrepareTransmit(Frame& frame, uint32_t port)
+{
+    frame.meta.egressPort = port;
+    frame.meta.egressSpec = port;
+    m_pipeline->Egress(frame);
+    if (frame.meta.egressSpec == kDropPort)
+    {
+        Drop(frame, port, frame.meta.dropReason);
+        return false;
+    }
+    return true;
+}
+
+void
+SwitchDevice::SetUp(bool up)
+{
+    if (m_up == up)
+    {
+        return;
+    }
+    m_up = up;
+    if (!up)
+    {
+        for (auto& port : m_ports)
+        {
+            port->Flush(DropReason::NodeDown);
+        }
+        m_cpuEvent.Cancel();
+        while (!m_cpuQueue.Empty())
+        {
+            m_cpuQueue.Pop();
+        }
+        m_pipeline->Reset();
+    }
+}
+
+void
+SwitchDevice::SetPortUp(uint32_t port, bool up)
+{
+    if (!up)
+    {
+        m_ports[port]->Flush(DropReason::LinkDown);
+    }
+    m_pipeline->PortStatusChanged(port, up);
+}
+
+void
+SwitchDevice::DoDispose()
+{
+    m_cpuEvent.Cancel();
+    while (!m_cpuQueue.Empty())
+    {
+        m_cpuQueue.Pop();
+    }
+    m_ports.clear();
+    m_pipeline.reset();
+    ns3::Object::DoDispose();
+}
+
+} // namespace incsim

@@ -1,0 +1,79 @@
+#ifndef INCSIM_TOPOLOGY_ROUTING_H
+#define INCSIM_TOPOLOGY_ROUTING_H
+
+#include "sim/topology/topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace incsim
+{
+
+enum class RouteMetric
+{
+    Hops,  ///< shortest paths by hop count (up-down routing on multi-rooted trees)
+    Delay, ///< shortest paths by total propagation delay (WAN)
+};
+
+/// The set of egress ports on equal-cost shortest paths, for every (node, destination host).
+/// Stored flat, so a lookup is two array reads. Hosts never forward: paths do not transit hosts.
+class EcmpRoutes
+{
+  public:
+    struct PortList
+    {
+        const uint32_t* data = nullptr;
+        uint32_t size = 0;
+        const uint32_t* begin() const { return data; }
+        const uint32_t* end() const { return data + size; }
+    };
+
+    EcmpRoutes() = default;
+    EcmpRoutes(uint32_t numNodes, uint32_t numHosts);
+
+    /// Empty when dst is unreachable from node, or node is the destination itself.
+    PortList NextHops(uint32_t node, uint32_t dstHost) const
+    {
+        size_t slot = static_cast<size_t>(node) * m_numHosts + dstHost;
+        return {m_ports.data() + m_offsets[slot], m_offsets[slot + 1] - m_offsets[slot]};
+    }
+
+    uint32_t NumNodes() const { return m_numNodes; }
+    uint32_t NumHosts() const { return m_numHosts; }
+
+    /// Used by ComputeEcmpRoutes: append the ports of (node, dst) in slot order.
+    void Append(uint32_t node, uint32_t dstHost, const std::vector<uint32_t>& ports);
+    /// Optional, before the first Append: room for `numPorts` ports in all, so that building
+    /// large tables (a k=32 fat-tree holds ~2e8 ports) never reallocates.
+    void Reserve(size_t numPorts);
+
+  private:
+    uint32_t m_numNodes = 0;
+    uint32_t m_numHosts = 0;
+    std::vector<uint32_t> m_offsets; // numNodes * numHosts + 1
+    std::vector<uint32_t> m_ports;
+};
+
+/// Shortest-path ECMP next hops over the links and nodes that are up. `linkUp` and `nodeUp`
+/// may be empty, meaning all up.
+EcmpRoutes ComputeEcmpRoutes(const Topology& topology,
+                             RouteMetric metric,
+                             const std::vector<bool>& linkUp = {},
+                             const std::vector<bool>& nodeUp = {});
+
+/// Whether the routes form a DAG: the graph whose vertices are directed links and whose edges
+/// join link (u->s) to link (s->v) whenever some route can enter s over (u->s) and leave over
+/// (s->v). 1Pipe's barrier aggregation needs this to be acyclic.
+struct DagCheck
+{
+    bool acyclic = true;
+    /// On failure, a cycle as directed links, e.g. {"tor0->agg0", "agg0->tor1", ...}.
+    std::vector<std::string> cycle;
+};
+
+DagCheck CheckRoutingDag(const Topology& topology, const EcmpRoutes& routes);
+
+} // namespace incsim
+
+#endif

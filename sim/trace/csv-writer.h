@@ -1,0 +1,51 @@
+#ifndef INCSIM_TRACE_CSV_WRITER_H
+#define INCSIM_TRACE_CSV_WRITER_H
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace incsim
+{
+
+/// A buffered CSV file with a header row. Values are formatted with fmt ("{}"), which is
+/// exact and locale-independent, so the same run always writes the same bytes.
+class CsvWriter
+{
+  public:
+    CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+    ~CsvWriter();
+    CsvWriter(const CsvWriter&) = delete;
+    CsvWriter& operator=(const CsvWriter&) = delete;
+
+    template <typename First, typename... Rest>
+    void Row(const First& first, const Rest&... rest)
+    {
+        fmt::format_to(std::back_inserter(m_buffer), "{}", first);
+        ((fmt::format_to(std::back_inserter(m_buffer), ",{}", rest)), ...);
+        m_buffer.push_back('\n');
+        ++m_rows;
+        if (m_buffer.size() > kFlushBytes)
+        {
+            Flush();
+        }
+    }
+
+    void Flush();
+    const std::string& Path() const { return m_path; }
+    uint64_t Rows() const { return m_rows; }
+
+  private:
+    static constexpr size_t kFlushBytes = 1 << 20;
+    std::string m_path;
+    std::FILE* m_file = nullptr;
+    fmt::memory_buffer m_buffer;
+    uint64_t m_rows = 0;
+};
+
+} // namespace incsim
+
+#endif

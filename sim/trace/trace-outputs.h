@@ -1,0 +1,39 @@
+#ifndef INCSIM_TRACE_TRACE_OUTPUTS_H
+#define INCSIM_TRACE_TRACE_OUTPUTS_H
+
+#include "sim/trace/csv-writer.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace incsim
+{
+
+/// The trace files of one run directory. A trace is written only when the scenario's
+/// /outputs/traces names it; Open() returns nullptr otherwise, so a disabled trace costs a
+/// null check. Protocols open their own traces (e.g. "messages") the same way.
+class TraceOutputs
+{
+  public:
+    TraceOutputs(std::string runDir, std::set<std::string> enabled);
+
+    bool Enabled(const std::string& name) const { return m_enabled.count(name) > 0; }
+    /// <runDir>/<name>.csv, created on first use; the same writer for repeated calls.
+    CsvWriter* Open(const std::string& name, const std::vector<std::string>& columns);
+    const std::string& RunDir() const { return m_runDir; }
+    /// Relative paths of the files written, sorted.
+    std::vector<std::string> Files() const;
+    void Close();
+
+  private:
+    std::string m_runDir;
+    std::set<std::string> m_enabled;
+    std::map<std::string, std::unique_ptr<CsvWriter>> m_writers;
+};
+
+} // namespace incsim
+
+#endif

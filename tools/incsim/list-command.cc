@@ -1,0 +1,32 @@
+#include "commands.h"
+
+#include "sim/runner/protocol.h"
+#include "sim/topology/topology-registry.h"
+
+#include <fmt/format.h>
+
+namespace incsim::cli
+{
+
+void
+AddListCommand(CLI::App& app)
+{
+    CLI::App* list =
+        app.add_subcommand("list", "List the protocols, topology generators and P4 programs");
+    list->callback([] {
+        fmt::print("protocols:\n");
+        for (const auto& name : Protocols().Names())
+        {
+            fmt::print("  {:<18} {}\n", name, Protocols().Get(name).description);
+        }
+        fmt::print("topology generators:\n");
+        for (const auto& name : TopologyGenerators().Names())
+        {
+            fmt::print("  {:<18} {}\n", name, TopologyGenerators().Get(name).description);
+        }
+        fmt::print("P4 programs:\n");
+        fmt::print("  (none yet: switches run the built-in l3-ecmp forwarder)\n");
+    });
+}
+
+} // namespace incsim::cli
