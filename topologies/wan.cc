@@ -138,8 +138,9 @@ ReadSites(const ParamView& params)
         {
             if (params.Has(key))
             {
-                params.Fail(key, "cannot be combined with preset \"" + preset +
-                                     "\", which sets the sites and their delays");
+                params.Fail(key,
+                            "cannot be combined with preset \"" + preset +
+                                "\", which sets the sites and their delays");
             }
         }
         return AwsGotthard();
@@ -224,8 +225,8 @@ ReadSiteLinks(const ParamView& params, const std::vector<std::string>& names)
         if (!seen.insert(key).second)
         {
             list.Fail(std::to_string(l),
-                      "duplicate link between \"" + names[ends[0]] + "\" and \"" +
-                          names[ends[1]] + "\"");
+                      "duplicate link between \"" + names[ends[0]] + "\" and \"" + names[ends[1]] +
+                          "\"");
         }
         links.emplace_back(ends[0], ends[1]);
     }

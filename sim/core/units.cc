@@ -76,7 +76,8 @@ Parse(std::string_view text, const std::array<Unit, N>& units, uint64_t max)
         }
         // value = digits * factor / 10^fractionDigits, with factor = num / den exactly.
         unsigned __int128 num = unit.factor >= 1 ? static_cast<uint64_t>(unit.factor) : 1;
-        unsigned __int128 den = unit.factor >= 1 ? 1 : static_cast<uint64_t>(1 / unit.factor + 0.5L);
+        unsigned __int128 den =
+            unit.factor >= 1 ? 1 : static_cast<uint64_t>(1 / unit.factor + 0.5L);
         for (unsigned k = 0; k < split->first.fractionDigits; ++k)
         {
             den *= 10;

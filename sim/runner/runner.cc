@@ -9,6 +9,7 @@
 #include "sim/trace/trace-outputs.h"
 
 #include <ns3/simulator.h>
+#include <ns3/object-factory.h>
 
 #include <spdlog/spdlog.h>
 

@@ -1,6 +1,5 @@
 #include "sim/scenario/scenario.h"
 
-#include "sim/core/units.h"
 #include "sim/runner/protocol.h"
 #include "sim/topology/topology-registry.h"
 
@@ -249,7 +248,9 @@ SplitOverridePath(const std::string& path)
             std::string unescaped;
             for (size_t i = 0; i < token.size(); ++i)
             {
-                if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1'))
+                bool escape = token[i] == '~' && i + 1 < token.size() &&
+                              (token[i + 1] == '0' || token[i + 1] == '1');
+                if (escape)
                 {
                     unescaped += token[i + 1] == '0' ? '~' : '/';
                     ++i;
@@ -379,7 +380,8 @@ ApplyOverride(json& document, const std::string& override)
 bool
 IsWithin(const std::string& path, const std::string& prefix)
 {
-    return path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+    return path == prefix || (path.size() > prefix.size() &&
+                              path.compare(0, prefix.size(), prefix) == 0 &&
                               path[prefix.size()] == '/');
 }
 
@@ -572,7 +574,8 @@ ParseJsonText(const std::string& text, const std::string& file)
             json::sax_parse(text, &finder);
             const std::string& token = finder.m_lastToken;
             // The lexer spells control characters as <U+XXXX>; then its length is not the text's.
-            if (!token.empty() && token.size() <= error.byte && token.find("<U+") == std::string::npos)
+            if (!token.empty() && token.size() <= error.byte &&
+                token.find("<U+") == std::string::npos)
             {
                 offset = error.byte - token.size();
             }

@@ -66,7 +66,10 @@ Scenario LoadScenario(const std::string& path, const std::vector<std::string>& o
 class JsonSyntaxError : public InputError
 {
   public:
-    JsonSyntaxError(const std::string& file, size_t line, size_t column, const std::string& message);
+    JsonSyntaxError(const std::string& file,
+                    size_t line,
+                    size_t column,
+                    const std::string& message);
 
     const char* what() const noexcept override { return m_what.c_str(); }
     size_t Line() const { return m_line; }

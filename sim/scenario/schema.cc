@@ -493,27 +493,36 @@ DistributionNames()
     return names;
 }
 
+/// "protocol/name" -> {"protocol", "name"}.
+std::vector<std::string>
+SplitSelector(const std::string& selector)
+{
+    std::vector<std::string> keys;
+    size_t start = 0;
+    size_t slash;
+    while ((slash = selector.find('/', start)) != std::string::npos)
+    {
+        keys.push_back(selector.substr(start, slash - start));
+        start = slash + 1;
+    }
+    keys.push_back(selector.substr(start));
+    return keys;
+}
+
 /// Finds a resolved selector value by a slash-separated path ("generator", "protocol/name").
 const json*
 LookupSelector(const json& object, const std::string& selector)
 {
     const json* current = &object;
-    size_t start = 0;
-    while (true)
+    for (const auto& key : SplitSelector(selector))
     {
-        size_t slash = selector.find('/', start);
-        std::string key = selector.substr(start, slash == std::string::npos ? slash : slash - start);
         if (!current->is_object() || !current->contains(key))
         {
             return nullptr;
         }
         current = &(*current)[key];
-        if (slash == std::string::npos)
-        {
-            return current;
-        }
-        start = slash + 1;
     }
+    return current;
 }
 
 std::string
@@ -762,6 +771,56 @@ CodeList(const std::vector<std::string>& items)
     return Join(coded, ", ", false);
 }
 
+/// "exactly 2 ", "at least 1 ", ... to put before the items of an array in the reference.
+std::string
+ItemCountPrefix(const Spec::Impl& impl)
+{
+    std::string count = ItemCountText(impl);
+    return count.empty() ? count : count.substr(0, count.size() - std::string("items").size());
+}
+
+
+/// The type of an array's items: "strings", "integers >= 0", "arrays of durations".
+std::string
+DocTypePlural(const Spec::Impl& impl)
+{
+    std::string constraint = ConstraintText(impl);
+    auto withConstraint = [&](std::string type) {
+        return constraint.empty() ? type : type + " " + constraint;
+    };
+    switch (impl.kind)
+    {
+    case SpecKind::Duration:
+        return withConstraint("durations");
+    case SpecKind::Rate:
+        return withConstraint("rates");
+    case SpecKind::Size:
+        return withConstraint("sizes");
+    case SpecKind::Integer:
+        return withConstraint(impl.even ? "even integers" : "integers");
+    case SpecKind::Number:
+        return withConstraint("numbers");
+    case SpecKind::Bool:
+        return "booleans";
+    case SpecKind::String:
+        return "strings";
+    case SpecKind::Enum:
+        if (!impl.noun.empty())
+        {
+            return impl.noun + " names";
+        }
+        return "values from " + CodeList(impl.choices);
+    case SpecKind::Distribution:
+        return impl.unit == SpecKind::Duration ? "duration distributions"
+                                               : "number distributions";
+    case SpecKind::Array:
+        return "arrays of " + ItemCountPrefix(impl) + DocTypePlural(Spec::Impl::Of(*impl.element));
+    case SpecKind::Object:
+        return "objects";
+    }
+    return "";
+}
+
 std::string
 DocType(const Spec::Impl& impl)
 {
@@ -793,11 +852,8 @@ DocType(const Spec::Impl& impl)
         return "one of " + CodeList(impl.choices);
     case SpecKind::Distribution:
         return impl.unit == SpecKind::Duration ? "duration distribution" : "number distribution";
-    case SpecKind::Array: {
-        std::string type = "array of " + DocType(Spec::Impl::Of(*impl.element));
-        std::string count = ItemCountText(impl);
-        return count.empty() ? type : type + " (" + count + ")";
-    }
+    case SpecKind::Array:
+        return "array of " + ItemCountPrefix(impl) + DocTypePlural(Spec::Impl::Of(*impl.element));
     case SpecKind::Object:
         return "object";
     }
@@ -1077,7 +1133,9 @@ Spec::Resolve(const nlohmann::json& value, const std::string& file, const std::s
         if (value.is_number_unsigned() &&
             value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
         {
-            Throw(file, path, "expected " + Expected() + " that fits in 64 bits, got " + Got(value));
+            Throw(file,
+                  path,
+                  "expected " + Expected() + " that fits in 64 bits, got " + Got(value));
         }
         int64_t number = value.get<int64_t>();
         if ((impl.even && number % 2 != 0) || !MeetsBounds(impl, static_cast<double>(number)))
@@ -1157,24 +1215,17 @@ FindSelectorSpec(const Spec::Impl& object, const std::string& selector)
 {
     const Spec::Impl* current = &object;
     const Spec* found = nullptr;
-    size_t start = 0;
-    while (true)
+    for (const auto& key : SplitSelector(selector))
     {
-        size_t slash = selector.find('/', start);
-        std::string key = selector.substr(start, slash == std::string::npos ? slash : slash - start);
         const auto* field = current->FindField(key);
         if (field == nullptr || !field->spec)
         {
             return nullptr;
         }
         found = &*field->spec;
-        if (slash == std::string::npos)
-        {
-            return found;
-        }
         current = &Spec::Impl::Of(*found);
-        start = slash + 1;
     }
+    return found;
 }
 
 std::string

@@ -95,8 +95,8 @@ BuildUpGraph(const Topology& topology,
                 continue;
             }
             int64_t weight = metric == RouteMetric::Hops
-                                 ? 1
-                                 : topology.Link(peer.link).params.delayNs * scale + 1;
+                               ? 1
+                               : topology.Link(peer.link).params.delayNs * scale + 1;
             graph.arcs.push_back(Arc{peer.peerNode, p, weight});
         }
     }
@@ -197,11 +197,16 @@ ClassDistances(const UpGraph& graph,
 } // namespace
 
 EcmpRoutes::EcmpRoutes(uint32_t numNodes, uint32_t numHosts)
-    : m_numNodes(numNodes),
-      m_numHosts(numHosts)
+    : m_numNodes(numNodes), m_numHosts(numHosts)
 {
     m_offsets.reserve(static_cast<size_t>(numNodes) * numHosts + 1);
     m_offsets.push_back(0);
+}
+
+void
+EcmpRoutes::Reserve(size_t numPorts)
+{
+    m_ports.reserve(numPorts);
 }
 
 void
@@ -259,10 +264,11 @@ ComputeEcmpRoutes(const Topology& topology,
         }
         // Parallel links: only the lightest matters for distances.
         std::sort(cls.sources.begin(), cls.sources.end());
-        cls.sources.erase(std::unique(cls.sources.begin(),
-                                      cls.sources.end(),
-                                      [](const auto& x, const auto& y) { return x.first == y.first; }),
-                          cls.sources.end());
+        cls.sources.erase(
+            std::unique(cls.sources.begin(),
+                        cls.sources.end(),
+                        [](const auto& x, const auto& y) { return x.first == y.first; }),
+            cls.sources.end());
         auto [it, inserted] = classOf.emplace(cls.sources, static_cast<int32_t>(classes.size()));
         if (inserted)
         {
@@ -291,21 +297,9 @@ ComputeEcmpRoutes(const Topology& topology,
     // Next hops of node n towards dst are the switch peers on shortest paths, which depend only
     // on dst's class, plus the ports straight to dst. The first part is computed once per
     // (node, class); hosts are not transit nodes, so no other host peer ever qualifies.
-    EcmpRoutes routes(numNodes, numHosts);
     std::vector<uint32_t> classStart(numClasses + 1);
     std::vector<uint32_t> classPorts;
-    struct HostArc
-    {
-        uint32_t host;
-        uint32_t port;
-        int64_t weight;
-    };
-    std::vector<HostArc> hostArcs;
-    std::vector<uint32_t> ports;
-    ports.reserve(64);
-    for (uint32_t n = 0; n < numNodes; ++n)
-    {
-        const int64_t* row = table.data() + static_cast<size_t>(n) * numClasses;
+    auto switchPortsByClass = [&](uint32_t n, const int64_t* row) {
         classPorts.clear();
         for (size_t c = 0; c < numClasses; ++c)
         {
@@ -325,13 +319,64 @@ ComputeEcmpRoutes(const Topology& topology,
             }
         }
         classStart[numClasses] = static_cast<uint32_t>(classPorts.size());
+    };
+    auto rowOf = [&](uint32_t n) { return table.data() + static_cast<size_t>(n) * numClasses; };
+    // A direct port to dst is a next hop when the link alone is a shortest path.
+    auto directPort = [&](uint32_t n, const Arc& arc) {
+        const int32_t c = graph.isHost[arc.peer] ? hostClass[topology.HostIndex(arc.peer)] : -1;
+        return c >= 0 && rowOf(n)[c] == arc.weight;
+    };
 
+    // Counting first lets the table be allocated once: at k=32 it is ~1 GB, and growing it
+    // would cost more than computing the class ports twice.
+    std::vector<size_t> classSize(numClasses, 0);
+    for (uint32_t h = 0; h < numHosts; ++h)
+    {
+        if (hostClass[h] >= 0)
+        {
+            ++classSize[hostClass[h]];
+        }
+    }
+    size_t total = 0;
+    for (uint32_t n = 0; n < numNodes; ++n)
+    {
+        const int64_t* row = rowOf(n);
+        switchPortsByClass(n, row);
+        for (size_t c = 0; c < numClasses; ++c)
+        {
+            total += classSize[c] * (classStart[c + 1] - classStart[c]);
+        }
+        if (graph.isHost[n] && hostClass[topology.HostIndex(n)] >= 0)
+        {
+            const int32_t own = hostClass[topology.HostIndex(n)];
+            total -= classStart[own + 1] - classStart[own]; // no route to itself
+        }
+        for (const Arc* arc = graph.begin(n); arc != graph.end(n); ++arc)
+        {
+            total += directPort(n, *arc) ? 1 : 0;
+        }
+    }
+
+    EcmpRoutes routes(numNodes, numHosts);
+    routes.Reserve(total);
+    struct HostArc
+    {
+        uint32_t host;
+        uint32_t port;
+    };
+    std::vector<HostArc> hostArcs;
+    std::vector<uint32_t> ports;
+    ports.reserve(64);
+    for (uint32_t n = 0; n < numNodes; ++n)
+    {
+        const int64_t* row = rowOf(n);
+        switchPortsByClass(n, row);
         hostArcs.clear();
         for (const Arc* arc = graph.begin(n); arc != graph.end(n); ++arc)
         {
-            if (graph.isHost[arc->peer])
+            if (directPort(n, *arc))
             {
-                hostArcs.push_back({topology.HostIndex(arc->peer), arc->port, arc->weight});
+                hostArcs.push_back({topology.HostIndex(arc->peer), arc->port});
             }
         }
         std::stable_sort(hostArcs.begin(), hostArcs.end(), [](const auto& x, const auto& y) {
@@ -342,30 +387,36 @@ ComputeEcmpRoutes(const Topology& topology,
         for (uint32_t h = 0; h < numHosts; ++h)
         {
             ports.clear();
+            while (direct != hostArcs.end() && direct->host < h)
+            {
+                ++direct;
+            }
             const int32_t c = hostClass[h];
-            if (c >= 0 && n != hosts[h] && row[c] != kInf)
+            if (c >= 0 && n != hosts[h])
             {
                 const uint32_t* base = classPorts.data() + classStart[c];
                 const uint32_t* baseEnd = classPorts.data() + classStart[c + 1];
-                while (direct != hostArcs.end() && direct->host < h)
-                {
-                    ++direct;
-                }
                 // Merge the ports straight to dst into the class's ports, keeping them sorted.
-                for (auto it = direct; it != hostArcs.end() && it->host == h; ++it)
+                for (; direct != hostArcs.end() && direct->host == h; ++direct)
                 {
-                    if (it->weight == row[c])
+                    while (base != baseEnd && *base < direct->port)
                     {
-                        while (base != baseEnd && *base < it->port)
-                        {
-                            ports.push_back(*base++);
-                        }
-                        ports.push_back(it->port);
+                        ports.push_back(*base++);
                     }
+                    ports.push_back(direct->port);
                 }
                 ports.insert(ports.end(), base, baseEnd);
             }
             routes.Append(n, h, ports);
+        }
+    }
+    if (numNodes > 0 && numHosts > 0)
+    {
+        // The count above must agree with the fill, or Reserve was wrong.
+        const EcmpRoutes::PortList last = routes.NextHops(numNodes - 1, numHosts - 1);
+        if (static_cast<size_t>(last.end() - routes.NextHops(0, 0).begin()) != total)
+        {
+            throw std::logic_error("ComputeEcmpRoutes: next-hop count mismatch");
         }
     }
     return routes;

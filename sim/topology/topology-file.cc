@@ -22,19 +22,18 @@ TopologyFileSpec()
                     .OptionalField("group",
                                    Spec::Integer().Min(-1),
                                    "pod, rack or site the node belongs to (default -1: none)");
-    Spec link = Spec::Object()
-                    .RequiredField("a", Spec::String(), "name of one end")
-                    .RequiredField("b", Spec::String(), "name of the other end")
-                    .OptionalField("rate", Spec::Rate().Above(0), "line rate (default /links/rate)")
-                    .OptionalField("delay",
-                                   Spec::Duration(),
-                                   "propagation delay (default /links/delay)")
-                    .OptionalField("buffer",
-                                   Spec::Size(),
-                                   "egress buffer at each end (default /links/buffer)")
-                    .OptionalField("loss",
-                                   Spec::Number().Min(0).Max(1),
-                                   "random loss probability (default /links/loss)");
+    Spec link =
+        Spec::Object()
+            .RequiredField("a", Spec::String(), "name of one end")
+            .RequiredField("b", Spec::String(), "name of the other end")
+            .OptionalField("rate", Spec::Rate().Above(0), "line rate (default /links/rate)")
+            .OptionalField("delay", Spec::Duration(), "propagation delay (default /links/delay)")
+            .OptionalField("buffer",
+                           Spec::Size(),
+                           "egress buffer at each end (default /links/buffer)")
+            .OptionalField("loss",
+                           Spec::Number().Min(0).Max(1),
+                           "random loss probability (default /links/loss)");
     return Spec::Object()
         .OptionalField("description", Spec::String(), "free text")
         .RequiredField("nodes", Spec::Array(node).MinItems(1), "hosts and switches")
@@ -42,7 +41,9 @@ TopologyFileSpec()
 }
 
 Topology
-TopologyFromJson(const nlohmann::json& document, const std::string& file, const LinkParams& defaults)
+TopologyFromJson(const nlohmann::json& document,
+                 const std::string& file,
+                 const LinkParams& defaults)
 {
     const nlohmann::json resolved = TopologyFileSpec().Resolve(document, file, "");
     const ParamView root(&resolved, file, "");

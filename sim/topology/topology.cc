@@ -42,11 +42,11 @@ Topology::AddNode(std::string name, NodeKind kind, int layer, int group)
     {
         throw std::invalid_argument("node name must not be empty");
     }
-    if (FindNode(name))
+    auto id = static_cast<uint32_t>(m_nodes.size());
+    if (!m_nameIndex.emplace(name, id).second)
     {
         throw std::invalid_argument("duplicate node name '" + name + "'");
     }
-    auto id = static_cast<uint32_t>(m_nodes.size());
     auto vertex = boost::add_vertex(NodeInfo{std::move(name), kind, layer, group}, m_graph);
     (void)vertex; // equals id: vertices are a vecS
     m_nodes.emplace_back();
@@ -101,15 +101,12 @@ Topology::HostIndex(uint32_t node) const
 std::optional<uint32_t>
 Topology::FindNode(std::string_view name) const
 {
-    // Linear: lookups happen at setup only, and a name index would have to be kept in step.
-    for (uint32_t id = 0; id < m_nodes.size(); ++id)
+    auto it = m_nameIndex.find(name);
+    if (it == m_nameIndex.end())
     {
-        if (m_graph[id].name == name)
-        {
-            return id;
-        }
+        return std::nullopt;
     }
-    return std::nullopt;
+    return it->second;
 }
 
 std::optional<uint32_t>
@@ -148,13 +145,14 @@ Topology::WriteGraphviz(std::ostream& out) const
     auto edgeWriter = [this](std::ostream& os, Edge e) {
         const LinkInfo& link = m_links[m_graph[e].link];
         // Port numbers sit at the ends of the edge; source(e) is link.a as added.
-        os << "[label=" << Quote(FormatRate(link.params.rateBps) + " " +
-                                 FormatDuration(link.params.delayNs))
+        os << "[label="
+           << Quote(FormatRate(link.params.rateBps) + " " + FormatDuration(link.params.delayNs))
            << ", taillabel=" << Quote(std::to_string(link.portA))
            << ", headlabel=" << Quote(std::to_string(link.portB)) << "]";
     };
     auto graphWriter = [this](std::ostream& os) {
-        os << "node [fontsize=10];\nedge [fontsize=8];\n";
+        // Hosts at the bottom, core switches at the top.
+        os << "rankdir=BT;\nnode [fontsize=10];\nedge [fontsize=8];\n";
         // One rank per layer, so trees draw as trees.
         int maxLayer = 0;
         for (uint32_t id = 0; id < m_nodes.size(); ++id)

@@ -59,7 +59,9 @@ Hops(const EcmpRoutes& routes, uint32_t node, uint32_t dst)
 
 /// Names of the next-hop peers of `node` towards host `dst`.
 std::vector<std::string>
-PeerNames(const Topology& topology, const EcmpRoutes& routes, const std::string& node,
+PeerNames(const Topology& topology,
+          const EcmpRoutes& routes,
+          const std::string& node,
           const std::string& dst)
 {
     std::vector<std::string> names;
@@ -108,7 +110,8 @@ ReferenceHopRoutes(const Topology& topology,
         return linkUp[peer.link] && nodeUp[node] && nodeUp[peer.peerNode];
     };
     std::vector<std::vector<std::vector<uint32_t>>> result(
-        n, std::vector<std::vector<uint32_t>>(topology.Hosts().size()));
+        n,
+        std::vector<std::vector<uint32_t>>(topology.Hosts().size()));
     for (uint32_t h = 0; h < topology.Hosts().size(); ++h)
     {
         const uint32_t dst = topology.Hosts()[h];
@@ -199,7 +202,8 @@ TEST_CASE("Hop routes match a reference BFS, with failures", "[routing]")
     std::vector<Topology> topologies;
     topologies.push_back(Build("fat-tree", {{"k", 4}}));
     topologies.push_back(Build("onepipe-testbed"));
-    topologies.push_back(Build("leaf-spine", {{"leaves", 3}, {"spines", 3}, {"hosts_per_leaf", 2}}));
+    topologies.push_back(
+        Build("leaf-spine", {{"leaves", 3}, {"spines", 3}, {"hosts_per_leaf", 2}}));
     topologies.push_back(Ring(5));
     // Random multigraphs with multi-homed hosts and host-to-host links.
     for (int g = 0; g < 20; ++g)
@@ -218,12 +222,10 @@ TEST_CASE("Hop routes match a reference BFS, with failures", "[routing]")
         const int links = hosts + switches + static_cast<int>(random() % 12);
         for (int l = 0; l < links; ++l)
         {
-            uint32_t a = random() % (hosts + switches);
-            uint32_t b = l < hosts ? hosts + random() % switches : random() % (hosts + switches);
-            if (l < hosts)
-            {
-                a = l;
-            }
+            // Every host gets one link to a switch, then links join random nodes.
+            const uint32_t a = l < hosts ? l : random() % (hosts + switches);
+            const uint32_t b =
+                l < hosts ? hosts + random() % switches : random() % (hosts + switches);
             if (a != b)
             {
                 topology.AddLink(a, b, Link());
@@ -408,13 +410,13 @@ TEST_CASE("Zero-delay links do not create forwarding loops", "[routing]")
 
 TEST_CASE("Tree topologies route as a DAG", "[routing]")
 {
-    for (const auto& [name, params] : std::vector<std::pair<std::string, json>>{
-             {"fat-tree", {{"k", 4}}},
-             {"fat-tree", {{"k", 8}}},
-             {"leaf-spine", json::object()},
-             {"onepipe-testbed", json::object()},
-             {"dumbbell", json::object()},
-             {"star", json::object()}})
+    for (const auto& [name, params] :
+         std::vector<std::pair<std::string, json>>{{"fat-tree", {{"k", 4}}},
+                                                   {"fat-tree", {{"k", 8}}},
+                                                   {"leaf-spine", json::object()},
+                                                   {"onepipe-testbed", json::object()},
+                                                   {"dumbbell", json::object()},
+                                                   {"star", json::object()}})
     {
         INFO(name << " " << params.dump());
         Topology topology = Build(name, params);
@@ -459,8 +461,12 @@ TEST_CASE("Fat-tree k=16 routes quickly", "[routing]")
     EcmpRoutes routes = ComputeEcmpRoutes(topology, RouteMetric::Hops);
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    WARN("ComputeEcmpRoutes fat-tree k=16: " << seconds * 1e3 << " ms");
+    INFO("ComputeEcmpRoutes fat-tree k=16: " << seconds * 1e3 << " ms");
+#ifdef NDEBUG
     CHECK(seconds < 1.0);
+#else
+    CHECK(seconds < 5.0); // unoptimised builds
+#endif
     CHECK(routes.NumHosts() == 1024);
     CHECK(PeerNames(topology, routes, "e0_0", "h1023").size() == 8);
     CHECK(PeerNames(topology, routes, "c63", "h1023").size() == 1);
@@ -477,7 +483,8 @@ TEST_CASE("Routing timings", "[.][perf]")
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         start = std::chrono::steady_clock::now();
         DagCheck check = k <= 16 ? CheckRoutingDag(topology, routes) : DagCheck{};
-        double dag = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double dag =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         WARN("k=" << k << ": ComputeEcmpRoutes " << routing * 1e3 << " ms, CheckRoutingDag "
                   << dag * 1e3 << " ms");
         CHECK(check.acyclic);

@@ -420,7 +420,8 @@ TEST_CASE("values keep the user's spelling", "[scenario]")
 
 TEST_CASE("--set overrides nested values, creating objects", "[scenario]")
 {
-    auto scenario = Parse(With(R"({"faults": [{"at": "1ms", "action": "node_crash", "node": "h"}]})"),
+    auto scenario = Parse(With(R"({"faults": [{"at": "1ms", "action": "node_crash",
+                                               "node": "h"}]})"),
                           {"topology.params.k=8",
                            "/links/delay=2us",
                            "seed=7",

@@ -133,10 +133,10 @@ class TempFile
     explicit TempFile(const std::string& text)
     {
         static int counter = 0;
-        m_path = (std::filesystem::temp_directory_path() /
-                  ("incsim-topo-" + std::to_string(::getpid()) + "-" +
-                   std::to_string(counter++) + ".json"))
-                     .string();
+        m_path =
+            (std::filesystem::temp_directory_path() / ("incsim-topo-" + std::to_string(::getpid()) +
+                                                       "-" + std::to_string(counter++) + ".json"))
+                .string();
         std::ofstream(m_path) << text;
     }
     ~TempFile() { std::filesystem::remove(m_path); }
@@ -266,17 +266,15 @@ TEST_CASE("1Pipe testbed: 4 ToR, 4 spine, 2 core switches and 32 hosts", "[topol
 
 TEST_CASE("Leaf-spine uplink rate follows oversubscription", "[topology]")
 {
-    Topology topology = Generate("leaf-spine",
-                                 {{"leaves", 3},
-                                  {"spines", 2},
-                                  {"hosts_per_leaf", 8},
-                                  {"oversubscription", 2.0}});
+    Topology topology =
+        Generate("leaf-spine",
+                 {{"leaves", 3}, {"spines", 2}, {"hosts_per_leaf", 8}, {"oversubscription", 2.0}});
     CHECK(topology.Hosts().size() == 24);
     CHECK(topology.NumLinks() == 24 + 6);
-    const LinkInfo& host = topology.Link(*topology.FindLink(NodeId(topology, "h0"),
-                                                            NodeId(topology, "leaf0")));
-    const LinkInfo& up = topology.Link(*topology.FindLink(NodeId(topology, "leaf2"),
-                                                          NodeId(topology, "spine1")));
+    const LinkInfo& host =
+        topology.Link(*topology.FindLink(NodeId(topology, "h0"), NodeId(topology, "leaf0")));
+    const LinkInfo& up =
+        topology.Link(*topology.FindLink(NodeId(topology, "leaf2"), NodeId(topology, "spine1")));
     CHECK(host.params.rateBps == 10'000'000'000);
     // 8 * 10Gbps / (2 * 2) = 20Gbps
     CHECK(up.params.rateBps == 20'000'000'000);
@@ -288,17 +286,15 @@ TEST_CASE("Leaf-spine uplink rate follows oversubscription", "[topology]")
 
     CHECK(ErrorOf("leaf-spine", {{"oversubscription", 1e12}}) ==
           "scenario.json: /topology/params/oversubscription: makes the uplink rate round to 0bps");
-    CHECK(ErrorOf("leaf-spine", {{"oversubscription", 0}}).rfind(
-              "scenario.json: /topology/params/oversubscription: ", 0) == 0);
+    CHECK(ErrorOf("leaf-spine", {{"oversubscription", 0}})
+              .rfind("scenario.json: /topology/params/oversubscription: ", 0) == 0);
 }
 
 TEST_CASE("Dumbbell and star", "[topology]")
 {
-    Topology dumbbell = Generate("dumbbell",
-                                 {{"left", 2},
-                                  {"right", 3},
-                                  {"bottleneck_rate", "1Gbps"},
-                                  {"bottleneck_delay", "10us"}});
+    Topology dumbbell = Generate(
+        "dumbbell",
+        {{"left", 2}, {"right", 3}, {"bottleneck_rate", "1Gbps"}, {"bottleneck_delay", "10us"}});
     CHECK(dumbbell.Hosts().size() == 5);
     CHECK(dumbbell.Node(dumbbell.Hosts()[2]).name == "right-h0");
     const LinkInfo& bottleneck =
@@ -399,8 +395,9 @@ TEST_CASE("WAN aws-gotthard preset uses Table 1 midpoints", "[topology]")
     CHECK(oneWay("CA", "OR") == 10'500'000);  // RTT 20-22 ms
     CHECK(oneWay("JP", "EU") == 106'750'000); // RTT 209-218 ms
     CHECK(oneWay("OR", "JP") == 47'250'000);  // RTT 89-100 ms
-    CHECK(ErrorOf("wan", {{"preset", "aws-gotthard"}, {"sites", {"A", "B"}}}).rfind(
-              "scenario.json: /topology/params/sites: cannot be combined with preset", 0) == 0);
+    CHECK(ErrorOf("wan", {{"preset", "aws-gotthard"}, {"sites", {"A", "B"}}})
+              .rfind("scenario.json: /topology/params/sites: cannot be combined with preset", 0) ==
+          0);
 }
 
 TEST_CASE("Topology files load with link defaults", "[topology]")
@@ -439,7 +436,8 @@ TEST_CASE("Topology file errors name the file and the JSON path", "[topology]")
           "topo.json: /links/0/b: link joins \"s0\" to itself");
     CHECK(FileError("{" + nodes + R"(, "links": []})") ==
           "topo.json: /nodes/0: host \"h0\" has no link");
-    CHECK(FileError(R"({"nodes": [{"name": "h0", "kind": "host"}, {"name": "h0", "kind": "switch"}]})") ==
+    CHECK(FileError(
+              R"({"nodes": [{"name": "h0", "kind": "host"}, {"name": "h0", "kind": "switch"}]})") ==
           "topo.json: /nodes/1/name: duplicate node name \"h0\" (first at /nodes/0)");
     CHECK(FileError("{" + nodes + R"(, "links": [{"a": "h0", "b": "s0", "speed": "1Gbps"}]})")
               .rfind("topo.json: /links/0/speed: ", 0) == 0);

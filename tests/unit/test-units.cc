@@ -101,7 +101,8 @@ TEST_CASE("format and parse round-trip", "[units]")
         INFO(ns);
         CHECK(ParseDurationNs(FormatDuration(ns)) == ns);
     }
-    const uint64_t counts[] = {0, 1, 999, 1000, 1024, 1536, 65536, 1000000, 1048576, 100000000000ULL,
+    const uint64_t counts[] = {0,       1,       999,     1000,           1024,
+                               1536,    65536,   1000000, 1048576,        100000000000ULL,
                                std::numeric_limits<uint64_t>::max()};
     for (uint64_t n : counts)
     {

@@ -12,6 +12,7 @@ void AddValidateCommand(CLI::App& app);
 void AddTopoCommand(CLI::App& app);
 void AddListCommand(CLI::App& app);
 void AddSchemaCommand(CLI::App& app);
+void AddObjectsCommand(CLI::App& app);
 
 } // namespace incsim::cli
 

@@ -43,6 +43,7 @@ main(int argc, char** argv)
     incsim::cli::AddTopoCommand(app);
     incsim::cli::AddListCommand(app);
     incsim::cli::AddSchemaCommand(app);
+    incsim::cli::AddObjectsCommand(app);
 
     try
     {
