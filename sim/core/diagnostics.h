@@ -8,7 +8,8 @@ namespace incsim
 {
 
 /// A user-facing error in an input file: a scenario, sweep, topology or entries file.
-/// what() reads "FILE: /json/path: message", ready to print as is.
+/// what() reads "FILE: /json/path: message" (or "FILE: message" when the problem is the whole
+/// file, with an empty path), ready to print as is.
 class InputError : public std::runtime_error
 {
   public:

@@ -8,6 +8,7 @@
 #include "sim/trace/network-tracer.h"
 #include "sim/trace/trace-outputs.h"
 
+#include <ns3/object-factory.h>
 #include <ns3/simulator.h>
 #include <ns3/object-factory.h>
 
@@ -15,6 +16,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <set>
 #include <sys/resource.h>
@@ -30,6 +32,19 @@ IncsimVersion()
 
 namespace
 {
+
+void
+UseScheduler(const std::string& name)
+{
+    static const std::map<std::string, std::string> kTypes = {
+        {"calendar", "ns3::CalendarScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"priority-queue", "ns3::PriorityQueueScheduler"}};
+    ns3::ObjectFactory factory;
+    factory.SetTypeId(kTypes.at(name));
+    ns3::Simulator::SetScheduler(factory);
+}
 
 void
 WriteJson(const std::string& path, const nlohmann::json& value)
@@ -74,6 +89,7 @@ RunScenario(const Scenario& scenario, const RunOptions& options)
     const std::string& protocolName = protocolSection.String("name");
     RunSummary summary;
     summary.runDir = options.outDir;
+    UseScheduler(scenario.Section("simulator").String("scheduler"));
     {
         World world(scenario, std::move(topology), traces);
         std::unique_ptr<Protocol> protocol = Protocols().Get(protocolName).create();

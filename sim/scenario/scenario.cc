@@ -105,6 +105,17 @@ HostsSpec()
 }
 
 Spec
+SimulatorSpec()
+{
+    return Spec::Object().Field(
+        "scheduler",
+        Spec::Enum({"calendar", "heap", "map", "priority-queue"}),
+        "ns-3 event scheduler. All order simultaneous events by insertion, so results do not "
+        "depend on the choice; calendar was fastest on incsim's per-packet event mix.",
+        "calendar");
+}
+
+Spec
 RoutingSpec()
 {
     return Spec::Object()
@@ -474,7 +485,8 @@ Scenario::DocumentSpec()
                Spec::Array(FaultSpec()),
                "Scheduled faults, applied in time order.",
                json::array())
-        .Field("outputs", OutputsSpec(), "Files the run writes.", json::object());
+        .Field("outputs", OutputsSpec(), "Files the run writes.", json::object())
+        .Field("simulator", SimulatorSpec(), "The discrete-event engine.", json::object());
 }
 
 uint64_t

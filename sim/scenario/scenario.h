@@ -33,7 +33,7 @@ class Scenario
     uint64_t Seed() const;
     int64_t DurationNs() const;
     /// A view of a top-level section: "topology", "links", "switch", "hosts", "routing",
-    /// "clocks", "protocol", "workload", "faults", "outputs".
+    /// "clocks", "protocol", "workload", "faults", "outputs", "simulator".
     ParamView Section(const std::string& name) const;
 
     /// Spec of the whole document, built from the registered generators and protocols.

@@ -127,7 +127,7 @@ struct TempDir
 };
 
 const std::string kTopLevelKeys = "clocks, description, duration, faults, hosts, links, name, "
-                                  "outputs, protocol, routing, seed, switch, topology, workload";
+                                  "outputs, protocol, routing, seed, simulator, switch, topology, workload";
 
 } // namespace
 
@@ -160,7 +160,7 @@ TEST_CASE("wrong JSON types are reported with the value found", "[scenario]")
     CHECK(ErrorOf(With(R"({"name": 5})")) == "quickstart.json: /name: expected a string, got 5");
     CHECK(ErrorOf(With(R"({"links": 5})")) ==
           "quickstart.json: /links: expected an object, got 5");
-    CHECK(ErrorOf(json::array()) == "quickstart.json: /: expected an object, got []");
+    CHECK(ErrorOf(json::array()) == "quickstart.json: expected an object, got []");
 }
 
 TEST_CASE("quantities need a unit string", "[scenario]")
@@ -293,7 +293,7 @@ TEST_CASE("--set overrides report their own errors", "[scenario]")
     CHECK(ErrorOf(Minimal(), {"links.delay"}) ==
           "--set: /links/delay: expected PATH=VALUE, got \"links.delay\"");
     CHECK(ErrorOf(Minimal(), {"=5"}) ==
-          "--set: /: expected PATH=VALUE with a non-empty PATH, got \"=5\"");
+          "--set: expected PATH=VALUE with a non-empty PATH, got \"=5\"");
     CHECK(ErrorOf(With(R"({"faults": [{"at": "1ms", "action": "node_crash", "node": "h"}]})"),
                   {"faults.1.at=2ms"}) ==
           "--set: /faults/1: index 1 is past the end of the array (1 items)");
@@ -365,7 +365,7 @@ TEST_CASE("JSON syntax errors are located by line and column", "[scenario]")
     {
         what = error.what();
     }
-    CHECK(what == missing + ": /: cannot open file: No such file or directory");
+    CHECK(what == missing + ": cannot open file: No such file or directory");
 }
 
 // ---- Valid scenarios ----
@@ -519,6 +519,7 @@ TEST_CASE("distributions resolve to base units", "[scenario]")
 
 TEST_CASE("LoadScenario resolves the base directory", "[scenario]")
 {
+    RegisterFakes();
     TempDir dir;
     std::string file = dir.Write("quick.json", Minimal().dump(2));
     auto scenario = incsim::LoadScenario(file, {"seed=3"});
