@@ -4,6 +4,8 @@
 #include "sim/runner/build-topology.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
+#include "sim/switch/l3-ecmp-pipeline.h"
+#include "sim/topology/routing.h"
 #include "sim/trace/trace-outputs.h"
 #include "topologies/register.h"
 
@@ -23,10 +25,14 @@ namespace incsim::bench
 namespace
 {
 
+/// Bytes in use from the allocator: arena chunks (uordblks) plus chunks big enough to be
+/// mmapped (hblkhd). Counting both keeps the result independent of glibc's dynamic mmap
+/// threshold, which moves as earlier worlds free their large vectors.
 int64_t
 HeapInUse()
 {
-    return static_cast<int64_t>(mallinfo2().uordblks);
+    struct mallinfo2 info = mallinfo2();
+    return static_cast<int64_t>(info.uordblks + info.hblkhd);
 }
 
 int64_t
@@ -43,6 +49,23 @@ ResidentBytes()
         std::fclose(f);
     }
     return static_cast<int64_t>(resident) * sysconf(_SC_PAGESIZE);
+}
+
+/// Heap taken by the routing state of a World on `topology`, built the way World builds it.
+int64_t
+RoutingBytes(const Topology& topology)
+{
+    int64_t heap0 = HeapInUse();
+    EcmpRoutes routes = ComputeEcmpRoutes(topology, RouteMetric::Hops);
+    std::vector<std::unique_ptr<L3EcmpPipeline>> pipelines;
+    pipelines.reserve(topology.Switches().size());
+    for (uint32_t node : topology.Switches())
+    {
+        pipelines.push_back(
+            std::make_unique<L3EcmpPipeline>(node, topology.NumPorts(node), EcmpMode::PerFlow, 1));
+        pipelines.back()->InstallRoutes(routes);
+    }
+    return HeapInUse() - heap0;
 }
 
 } // namespace
@@ -75,12 +98,17 @@ MeasureWorld(uint32_t k, uint32_t hostsPerEdge)
         footprint.switches = world->Switches().size();
     }
     ns3::Simulator::Destroy();
+    footprint.routingBytes = RoutingBytes(BuildTopology(scenario));
     return footprint;
 }
 
 MemoryRow
 MeasureMemory(uint32_t k)
 {
+    // One throwaway world first, so that one-time costs (TypeId registration, the frame
+    // pool, ns-3's singletons) are not charged to the switches of the first measurement.
+    static const bool warmedUp = (MeasureWorld(2, 1), true);
+    (void)warmedUp;
     MemoryRow row;
     row.k = k;
     // Thin first: the RSS delta of the larger world then includes fresh pages only.
@@ -90,6 +118,9 @@ MeasureMemory(uint32_t k)
     row.heapPerHost = (row.full.heapBytes - row.thin.heapBytes) / dHosts;
     row.rssPerHost = (row.full.rssBytes - row.thin.rssBytes) / dHosts;
     row.heapPerSwitch = (row.full.heapBytes - row.full.hosts * row.heapPerHost) / row.full.switches;
+    row.routingPerHost = (row.full.routingBytes - row.thin.routingBytes) / dHosts;
+    row.routingPerSwitch =
+        (row.full.routingBytes - row.full.hosts * row.routingPerHost) / row.full.switches;
     row.rssPerSwitch = (row.full.rssBytes - row.full.hosts * row.rssPerHost) / row.full.switches;
     return row;
 }
@@ -97,22 +128,27 @@ MeasureMemory(uint32_t k)
 void
 PrintMemoryTable(std::ostream& out, const std::vector<MemoryRow>& rows)
 {
-    out << fmt::format("{:>3} {:>5} {:>8} {:>7} {:>8} {:>12} {:>12} {:>11} {:>11}\n",
-                       "k", "h/e", "hosts", "switch", "world", "heap B", "rss B",
-                       "heap/host", "heap/switch");
+    out << fmt::format("{:>3} {:>10} {:>6} {:>8} {:>11} {:>11} {:>11}\n", "k", "hosts/edge",
+                       "hosts", "switches", "heap B", "routing B", "RSS B");
     for (const MemoryRow& row : rows)
     {
         for (const WorldFootprint* f : {&row.thin, &row.full})
         {
-            out << fmt::format("{:>3} {:>5} {:>8} {:>7} {:>8} {:>12} {:>12}\n",
-                               f->k, f->hostsPerEdge, f->hosts, f->switches, "", f->heapBytes,
-                               f->rssBytes);
+            out << fmt::format("{:>3} {:>10} {:>6} {:>8} {:>11} {:>11} {:>11}\n", f->k,
+                               f->hostsPerEdge, f->hosts, f->switches, f->heapBytes,
+                               f->routingBytes, f->rssBytes);
         }
-        out << fmt::format("{:>3} {:>5} {:>8} {:>7} {:>8} {:>12} {:>12} {:>11.0f} {:>11.0f}\n",
-                           row.k, "", "", "", "per-unit", "", "", row.heapPerHost,
-                           row.heapPerSwitch);
-        out << fmt::format("{:>3} {:>5} {:>8} {:>7} {:>8} {:>12} {:>12} {:>11.0f} {:>11.0f}   (RSS)\n",
-                           row.k, "", "", "", "", "", "", row.rssPerHost, row.rssPerSwitch);
+    }
+    out << "\nper-unit cost: per host = delta heap / delta hosts (the two rows of a k);\n"
+           "per switch = (heap - hosts * per host) / switches\n";
+    out << fmt::format("{:>3} {:>12} {:>16} {:>14} {:>18} {:>12} {:>14}\n", "k", "B/host",
+                       "of which routing", "B/switch", "of which routing", "RSS B/host",
+                       "RSS B/switch");
+    for (const MemoryRow& row : rows)
+    {
+        out << fmt::format("{:>3} {:>12.0f} {:>16.0f} {:>14.0f} {:>18.0f} {:>12.0f} {:>14.0f}\n",
+                           row.k, row.heapPerHost, row.routingPerHost, row.heapPerSwitch,
+                           row.routingPerSwitch, row.rssPerHost, row.rssPerSwitch);
     }
 }
 

@@ -15,8 +15,11 @@ struct WorldFootprint
     uint32_t hostsPerEdge = 0;
     uint64_t hosts = 0;
     uint64_t switches = 0;
-    int64_t heapBytes = 0; ///< mallinfo2().uordblks after minus before
+    int64_t heapBytes = 0; ///< mallinfo2() uordblks + hblkhd, after minus before
     int64_t rssBytes = 0;  ///< /proc/self/statm resident after minus before
+    /// Of heapBytes, the routing state alone, measured by building it again on its own: the
+    /// world's EcmpRoutes plus every switch's L3EcmpPipeline tables.
+    int64_t routingBytes = 0;
 };
 
 /// Per-host and per-switch cost at one k, from a World with k/2 hosts per edge switch and one
@@ -28,6 +31,8 @@ struct MemoryRow
     WorldFootprint thin;
     double heapPerHost = 0;
     double heapPerSwitch = 0;
+    double routingPerHost = 0;
+    double routingPerSwitch = 0;
     double rssPerHost = 0;
     double rssPerSwitch = 0;
 };

@@ -8,6 +8,7 @@
 #include "sim/topology/topology.h"
 
 #include <ns3/boolean.h>
+#include <ns3/config.h>
 #include <ns3/inet-socket-address.h>
 #include <ns3/internet-stack-helper.h>
 #include <ns3/ipv4-address-helper.h>
@@ -15,12 +16,12 @@
 #include <ns3/ipv4-l3-protocol.h>
 #include <ns3/packet.h>
 #include <ns3/queue-disc.h>
+#include <ns3/queue.h>
 #include <ns3/simulator.h>
 #include <ns3/socket.h>
 #include <ns3/traffic-control-layer.h>
 #include <ns3/udp-socket-factory.h>
 
-#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -191,19 +192,12 @@ RunNs3Ip(const TrafficSpec& spec, int64_t simTimeNs)
         hosts.back()->Start(static_cast<int64_t>(rng.Uniform() * spec.IntervalPs()));
     }
 
-    ns3::Simulator::Stop(ns3::Time::From(stopPs));
-    auto start = std::chrono::steady_clock::now();
-    ns3::Simulator::Run();
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
     VariantResult result;
+    TimedSimulatorRun(simTimeNs, result);
     result.name = "ns-3 IP";
-    result.simulatedNs = simTimeNs;
     result.hops = counters.hops;
     result.framesSent = counters.sent;
     result.framesReceived = counters.received;
-    result.events = ns3::Simulator::GetEventCount();
-    result.wallSeconds = wall;
     result.drops = counters.sendFailures + counters.ipDrops;
     for (uint32_t node = 0; node < topology.NumNodes(); ++node)
     {

@@ -14,7 +14,6 @@
 #include <ns3/packet.h>
 #include <ns3/simulator.h>
 
-#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -203,20 +202,13 @@ RunRawP2p(const TrafficSpec& spec, int64_t simTimeNs)
             spec.IntervalPs(), stopPs);
     }
 
-    ns3::Simulator::Stop(ns3::Time::From(stopPs));
-    auto start = std::chrono::steady_clock::now();
-    ns3::Simulator::Run();
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
     VariantResult result;
+    TimedSimulatorRun(simTimeNs, result);
     result.name = "ns-3 raw p2p";
-    result.simulatedNs = simTimeNs;
     result.hops = counters.hops;
     result.framesSent = counters.sent;
     result.framesReceived = counters.received;
     result.drops = counters.drops;
-    result.events = ns3::Simulator::GetEventCount();
-    result.wallSeconds = wall;
     ns3::Simulator::Destroy();
     return result;
 }

@@ -60,9 +60,14 @@ struct VariantResult
     uint64_t drops = 0;
     uint64_t events = 0;
     double wallSeconds = 0; ///< Simulator::Run only
-    /// Simulated-time-normalised throughput: hops per wall-clock second.
+    double cpuSeconds = 0;  ///< process CPU time of Simulator::Run: steadier on a busy machine
     double HopsPerSecond() const { return wallSeconds > 0 ? hops / wallSeconds : 0; }
+    double HopsPerCpuSecond() const { return cpuSeconds > 0 ? hops / cpuSeconds : 0; }
 };
+
+/// Stops the simulator at `simTimeNs`, runs it, and records wall and CPU time, event count and
+/// simulated time into `result`. Setup before and teardown after are not timed.
+void TimedSimulatorRun(int64_t simTimeNs, VariantResult& result);
 
 } // namespace incsim::bench
 

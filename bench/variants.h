@@ -10,8 +10,8 @@ namespace incsim::bench
 
 // The three simulators of the forwarding benchmark. Each builds the fat-tree of `spec`, runs
 // the same traffic for `simTimeNs`, times Simulator::Run alone and leaves the simulator
-// destroyed. All run in one process at ns-3's picosecond resolution, on ns-3's default
-// scheduler (MapScheduler): neither incsim nor the references choose another.
+// destroyed. All run in one process at ns-3's picosecond resolution, on whatever scheduler
+// the "SchedulerType" global value names (ns-3's default, MapScheduler, unless --scheduler).
 
 /// incsim: an in-memory scenario (udp protocol, all-to-all pattern, no traces) through
 /// RunScenario; hops are metrics["network"]["frames_delivered"].

@@ -104,7 +104,7 @@ EgressPort::Enqueue(FramePtr frame)
     m_queues[priority].Push(std::move(frame));
 
     // Invariant: frames wait only while a TransmissionDone event is pending.
-    if (m_doneEvent.IsRunning())
+    if (m_donePending)
     {
         return true;
     }
@@ -114,9 +114,7 @@ EgressPort::Enqueue(FramePtr frame)
     }
     else
     {
-        m_doneEvent = ns3::Simulator::Schedule(Ps(m_busyUntilPs - NowPs()),
-                                               &EgressPort::TransmissionDone,
-                                               this);
+        ScheduleDone();
     }
     return true;
 }
@@ -144,9 +142,7 @@ EgressPort::StartNext()
             m_link->Transmit(m_side, std::move(frame), wireBytes, m_busyUntilPs);
             if (m_queuedBytes > 0)
             {
-                m_doneEvent = ns3::Simulator::Schedule(Ps(m_busyUntilPs - NowPs()),
-                                                       &EgressPort::TransmissionDone,
-                                                       this);
+                ScheduleDone();
             }
             return;
         }
@@ -154,8 +150,17 @@ EgressPort::StartNext()
 }
 
 void
+EgressPort::ScheduleDone()
+{
+    m_donePending = true;
+    m_doneEvent =
+        ns3::Simulator::Schedule(Ps(m_busyUntilPs - NowPs()), &EgressPort::TransmissionDone, this);
+}
+
+void
 EgressPort::TransmissionDone()
 {
+    m_donePending = false;
     StartNext();
 }
 
@@ -167,6 +172,7 @@ EgressPort::Flush(DropReason reason)
         while (!q.Empty())
         {
             FramePtr frame = q.Pop();
+            ++m_counters.flushDrops[static_cast<size_t>(reason)];
             if (!m_dropTrace.IsEmpty())
             {
                 m_dropTrace(*frame, m_nodeId, m_port, reason);
@@ -175,6 +181,7 @@ EgressPort::Flush(DropReason reason)
     }
     m_queuedBytes = 0;
     m_doneEvent.Cancel();
+    m_donePending = false;
 }
 
 void

@@ -10,6 +10,7 @@
 #include <ns3/object.h>
 #include <ns3/traced-callback.h>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -35,6 +36,8 @@ class EgressPort : public ns3::Object
         uint64_t transmitted = 0;
         uint64_t bufferDrops = 0;
         uint64_t maxQueuedBytes = 0;
+        /// Frames discarded from the queues by Flush (link or node failure), by reason.
+        std::array<uint64_t, static_cast<size_t>(DropReason::Count)> flushDrops{};
     };
 
     EgressPort();
@@ -63,6 +66,7 @@ class EgressPort : public ns3::Object
   private:
     void DoDispose() override;
     void StartNext();
+    void ScheduleDone();
     void TransmissionDone();
     int64_t SerialisationPs(uint64_t wireBytes) const;
 
@@ -78,6 +82,7 @@ class EgressPort : public ns3::Object
     uint64_t m_queuedBytes = 0;
     int64_t m_busyUntilPs = 0;
     ns3::EventId m_doneEvent;
+    bool m_donePending = false; // cheaper than asking the simulator about m_doneEvent
     Counters m_counters;
 
     ns3::TracedCallback<const Frame&, uint32_t, uint32_t> m_enqueueTrace;  // frame, node, port

@@ -55,8 +55,6 @@ void
 Link::Transmit(int side, FramePtr frame, uint64_t wireBytes, int64_t lastBitPs)
 {
     Direction& d = m_dir[side];
-    ++d.counters.txFrames;
-    d.counters.txBytes += wireBytes;
     if (!m_up)
     {
         ++d.counters.downDrops;
@@ -66,6 +64,8 @@ Link::Transmit(int side, FramePtr frame, uint64_t wireBytes, int64_t lastBitPs)
         }
         return;
     }
+    ++d.counters.txFrames;
+    d.counters.txBytes += wireBytes;
     if (m_lossRate > 0 && d.lossRng.Bernoulli(m_lossRate))
     {
         ++d.counters.lossDrops;

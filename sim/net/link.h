@@ -28,6 +28,7 @@ class Link : public ns3::Object
 
     struct Counters
     {
+        /// Frames put on the wire while the link was up (lost ones included).
         uint64_t txFrames = 0;
         uint64_t txBytes = 0; ///< wire bytes, including preamble, FCS and gap
         uint64_t deliveredFrames = 0;

@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 
 namespace incsim
 {
@@ -257,10 +258,9 @@ World::ApplyLinkState(uint32_t linkId)
 void
 World::ScheduleReconvergence()
 {
-    if (!m_reconvergence.IsRunning())
-    {
-        m_reconvergence = ns3::Simulator::Schedule(Ps(m_reconvergePs), &World::RecomputeRoutes, this);
-    }
+    // Each fault gets its own recomputation, reconverge_delay after it (a controller reacting
+    // to each failure notification); recomputing is idempotent.
+    ns3::Simulator::Schedule(Ps(m_reconvergePs), &World::RecomputeRoutes, this);
 }
 
 void
@@ -335,6 +335,10 @@ World::NetworkMetrics() const
         for (const auto& port : m_ports[node])
         {
             drops[static_cast<size_t>(DropReason::BufferFull)] += port->GetCounters().bufferDrops;
+            for (size_t r = 0; r < drops.size(); ++r)
+            {
+                drops[r] += port->GetCounters().flushDrops[r];
+            }
         }
     }
     for (const auto& device : m_switches)
@@ -373,8 +377,8 @@ World::WriteLinkTrace() const
     CsvWriter* csv = m_traces.Open("links",
                                    {"link", "from", "from_port", "to", "to_port", "rate_bps",
                                     "delay_ns", "tx_frames", "tx_bytes", "delivered_frames",
-                                    "loss_drops", "down_drops", "buffer_drops", "max_queue_bytes",
-                                    "utilization"});
+                                    "loss_drops", "down_drops", "buffer_drops", "flush_drops",
+                                    "max_queue_bytes", "utilization"});
     if (csv == nullptr)
     {
         return;
@@ -402,6 +406,7 @@ World::WriteLinkTrace() const
                      c.lossDrops,
                      c.downDrops,
                      q.bufferDrops,
+                     std::accumulate(q.flushDrops.begin(), q.flushDrops.end(), uint64_t{0}),
                      q.maxQueuedBytes,
                      fmt::format("{:.6f}", c.txBytes * 8.0 / (info.params.rateBps * seconds)));
         }

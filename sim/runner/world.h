@@ -5,7 +5,6 @@
 #include "sim/topology/routing.h"
 #include "sim/topology/topology.h"
 
-#include <ns3/event-id.h>
 #include <ns3/ptr.h>
 
 #include <nlohmann/json.hpp>
@@ -103,7 +102,6 @@ class World
     std::vector<bool> m_linkAdminUp;
     std::vector<bool> m_nodeUp;
     EcmpRoutes m_routes;
-    ns3::EventId m_reconvergence;
 };
 
 } // namespace incsim

@@ -3,6 +3,8 @@
 #include "sim/net/headers.h"
 #include "sim/topology/routing.h"
 
+#include <map>
+
 namespace incsim
 {
 
@@ -18,13 +20,24 @@ L3EcmpPipeline::L3EcmpPipeline(uint32_t nodeId, uint32_t numPorts, EcmpMode mode
 void
 L3EcmpPipeline::InstallRoutes(const EcmpRoutes& routes)
 {
-    m_groups.assign(routes.NumHosts(), Group{});
-    m_ports.clear();
+    m_groupOfHost.assign(routes.NumHosts(), kNoGroup);
+    m_groupPorts.clear();
+    std::map<std::vector<uint32_t>, uint32_t> groupIds;
+    std::vector<uint32_t> ports;
     for (uint32_t dst = 0; dst < routes.NumHosts(); ++dst)
     {
         auto hops = routes.NextHops(m_nodeId, dst);
-        m_groups[dst] = Group{static_cast<uint32_t>(m_ports.size()), hops.size};
-        m_ports.insert(m_ports.end(), hops.begin(), hops.end());
+        if (hops.size == 0)
+        {
+            continue;
+        }
+        ports.assign(hops.begin(), hops.end());
+        auto [it, added] = groupIds.emplace(ports, static_cast<uint32_t>(m_groupPorts.size()));
+        if (added)
+        {
+            m_groupPorts.push_back(ports);
+        }
+        m_groupOfHost[dst] = it->second;
     }
     RebuildLiveGroups();
 }
@@ -42,20 +55,19 @@ L3EcmpPipeline::PortStatusChanged(uint32_t port, bool up)
 void
 L3EcmpPipeline::RebuildLiveGroups()
 {
-    m_liveGroups.assign(m_groups.size(), Group{});
+    m_liveGroups.assign(m_groupPorts.size(), Group{});
     m_livePorts.clear();
-    for (size_t dst = 0; dst < m_groups.size(); ++dst)
+    for (size_t group = 0; group < m_groupPorts.size(); ++group)
     {
         uint32_t offset = static_cast<uint32_t>(m_livePorts.size());
-        for (uint32_t i = 0; i < m_groups[dst].size; ++i)
+        for (uint32_t port : m_groupPorts[group])
         {
-            uint32_t port = m_ports[m_groups[dst].offset + i];
             if (m_portUp[port])
             {
                 m_livePorts.push_back(port);
             }
         }
-        m_liveGroups[dst] = Group{offset, static_cast<uint32_t>(m_livePorts.size()) - offset};
+        m_liveGroups[group] = Group{offset, static_cast<uint32_t>(m_livePorts.size()) - offset};
     }
 }
 
@@ -70,7 +82,8 @@ L3EcmpPipeline::Ingress(Frame& frame)
         return;
     }
     uint32_t dst = LoadBe32(frame.data + kIpv4DstOffset) - kHostIpv4Base;
-    if (dst >= m_liveGroups.size() || m_liveGroups[dst].size == 0)
+    uint32_t groupId = dst < m_groupOfHost.size() ? m_groupOfHost[dst] : kNoGroup;
+    if (groupId == kNoGroup || m_liveGroups[groupId].size == 0)
     {
         meta.egressSpec = kDropPort;
         meta.dropReason = DropReason::NoRoute;
@@ -82,7 +95,10 @@ L3EcmpPipeline::Ingress(Frame& frame)
         meta.dropReason = DropReason::TtlExpired;
         return;
     }
-    const Group& group = m_liveGroups[dst];
+    // The switch clears the metadata at ingress; hosts mark a frame's queue priority in its
+    // DSCP field (see HostNode::SendUdp), so restore it here. Egress ports clamp it.
+    meta.priority = static_cast<uint8_t>(frame.data[kIpv4Offset + 1] >> 2);
+    const Group& group = m_liveGroups[groupId];
     uint32_t pick = 0;
     if (group.size > 1)
     {

@@ -17,7 +17,9 @@ enum class EcmpMode
 };
 
 /// IPv4 forwarding to host addresses with ECMP over the routes computed on the topology.
-/// A lookup is one array index by destination host: O(1), with no scan of route entries.
+/// A lookup is two array reads (destination host -> group -> port): O(1), with no scan of route
+/// entries. Destinations that share a port set share a group, so a switch holds a few groups
+/// plus one small index per host rather than a port list per host.
 /// Ports whose link is down are skipped (local fast failover) until routes are recomputed.
 class L3EcmpPipeline : public SwitchPipeline
 {
@@ -37,15 +39,16 @@ class L3EcmpPipeline : public SwitchPipeline
     };
 
     void RebuildLiveGroups();
+    static constexpr uint32_t kNoGroup = UINT32_MAX;
 
     uint32_t m_nodeId;
     EcmpMode m_mode;
     uint32_t m_salt;
     Rng m_rng;
     std::vector<bool> m_portUp;
-    // All shortest-path ports per destination host, and the subset that is live.
-    std::vector<Group> m_groups;
-    std::vector<uint32_t> m_ports;
+    std::vector<uint32_t> m_groupOfHost; // destination host -> group, or kNoGroup
+    // Distinct shortest-path port sets, and the subset of each that is live.
+    std::vector<std::vector<uint32_t>> m_groupPorts;
     std::vector<Group> m_liveGroups;
     std::vector<uint32_t> m_livePorts;
 };

@@ -260,7 +260,8 @@ SwitchDevice::SetUp(bool up)
         m_cpuEvent.Cancel();
         while (!m_cpuQueue.Empty())
         {
-            m_cpuQueue.Pop();
+            FramePtr frame = m_cpuQueue.Pop();
+            Drop(*frame, m_cpuPort, DropReason::NodeDown);
         }
         m_pipeline->Reset();
     }

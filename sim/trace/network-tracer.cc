@@ -94,10 +94,11 @@ NetworkTracer::NetworkTracer(World& world)
         {
             for (uint32_t port = 0; port < topology.NumPorts(node); ++port)
             {
+                std::string name =
+                    "pcap/" + topology.Node(node).name + "-" + std::to_string(port) + ".pcap";
                 auto file = ns3::CreateObject<ns3::PcapFileWrapper>();
-                file->Open(dir + "/" + topology.Node(node).name + "-" + std::to_string(port) +
-                               ".pcap",
-                           std::ios::out | std::ios::binary);
+                file->Open(world.Traces().RunDir() + "/" + name, std::ios::out | std::ios::binary);
+                world.Traces().AddFile(name);
                 file->Init(kDltEthernet, 65535);
                 m_pcap[node].push_back(file);
                 world.PortOf(node, port).TraceConnectWithoutContext(

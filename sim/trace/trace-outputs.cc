@@ -1,5 +1,7 @@
 #include "sim/trace/trace-outputs.h"
 
+#include <algorithm>
+
 namespace incsim
 {
 
@@ -32,6 +34,8 @@ TraceOutputs::Files() const
     {
         files.push_back(name + ".csv");
     }
+    files.insert(files.end(), m_otherFiles.begin(), m_otherFiles.end());
+    std::sort(files.begin(), files.end());
     return files;
 }
 

@@ -24,6 +24,8 @@ class TraceOutputs
     /// <runDir>/<name>.csv, created on first use; the same writer for repeated calls.
     CsvWriter* Open(const std::string& name, const std::vector<std::string>& columns);
     const std::string& RunDir() const { return m_runDir; }
+    /// Records a file written by other means (e.g. pcap), relative to the run directory.
+    void AddFile(const std::string& relativePath) { m_otherFiles.insert(relativePath); }
     /// Relative paths of the files written, sorted.
     std::vector<std::string> Files() const;
     void Close();
@@ -32,6 +34,7 @@ class TraceOutputs
     std::string m_runDir;
     std::set<std::string> m_enabled;
     std::map<std::string, std::unique_ptr<CsvWriter>> m_writers;
+    std::set<std::string> m_otherFiles;
 };
 
 } // namespace incsim

@@ -280,7 +280,7 @@ TEST_CASE("distributions are checked", "[scenario]")
           "distribution like {\"dist\": \"uniform\", \"min\": \"0ns\", \"max\": \"1us\"}, got 5");
 }
 
-TEST_CASE("--set overrides report their own errors", "[scenario]")
+TEST_CASE("overrides given with --set report their own errors", "[scenario]")
 {
     CHECK(ErrorOf(Minimal(), {"links.dealy=2us"}) ==
           "--set: /links/dealy: unknown key \"dealy\" (expected one of: buffer, delay, loss, mtu, "
@@ -418,7 +418,7 @@ TEST_CASE("values keep the user's spelling", "[scenario]")
     CHECK(links.RateBps("rate") == 100000000000ULL);
 }
 
-TEST_CASE("--set overrides nested values, creating objects", "[scenario]")
+TEST_CASE("overrides given with --set reach nested values, creating objects", "[scenario]")
 {
     auto scenario = Parse(With(R"({"faults": [{"at": "1ms", "action": "node_crash",
                                                "node": "h"}]})"),

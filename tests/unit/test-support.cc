@@ -1,0 +1,398 @@
+#include "test-support.h"
+
+#include "protocols/udp/udp-protocol.h"
+#include "sim/core/sim-time.h"
+#include "sim/host/host-node.h"
+#include "sim/net/egress-port.h"
+#include "sim/net/headers.h"
+#include "sim/net/link.h"
+#include "sim/runner/build-topology.h"
+#include "sim/runner/faults.h"
+#include "sim/runner/protocol.h"
+#include "sim/runner/world.h"
+#include "sim/switch/switch-device.h"
+#include "sim/trace/network-tracer.h"
+#include "sim/trace/trace-outputs.h"
+#include "topologies/register.h"
+
+#include <ns3/callback.h>
+#include <ns3/simulator.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <stdlib.h>
+
+namespace incsim::test
+{
+
+void
+InitIncsim()
+{
+    EnsurePicosecondResolution();
+    RegisterTopologyGenerators();
+    RegisterUdpProtocol();
+}
+
+Scenario
+ScenarioFromJson(const std::string& text, const std::vector<std::string>& overrides)
+{
+    InitIncsim();
+    return ParseScenario(nlohmann::json::parse(text), "test.json", INCSIM_SOURCE_DIR, overrides);
+}
+
+TempDir::TempDir()
+{
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "incsim-test-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr)
+    {
+        throw std::runtime_error("mkdtemp failed for " + pattern);
+    }
+    m_path = pattern;
+}
+
+TempDir::~TempDir()
+{
+    std::error_code ignored;
+    std::filesystem::remove_all(m_path, ignored);
+}
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw std::runtime_error("cannot read " + path);
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool
+FileExists(const std::string& path)
+{
+    return std::filesystem::exists(path);
+}
+
+void
+RunUntilPs(int64_t ps)
+{
+    ns3::Simulator::Stop(Ps(ps - NowPs()));
+    ns3::Simulator::Run();
+}
+
+void
+AtPs(int64_t ps, std::function<void()> f)
+{
+    ns3::Simulator::Schedule(Ps(ps - NowPs()), [f = std::move(f)] { f(); });
+}
+
+// ---- TestWorld ----
+
+TestWorld::TestWorld(const std::string& scenarioJson,
+                     const std::vector<std::string>& overrides,
+                     bool installProtocol)
+    : m_scenario(ScenarioFromJson(scenarioJson, overrides))
+{
+    Topology topology = BuildTopology(m_scenario);
+    std::vector<FaultEvent> faults = ResolveFaults(m_scenario, topology);
+    ParamView outputs = m_scenario.Section("outputs");
+    std::set<std::string> enabled;
+    for (size_t i = 0; i < outputs.Get("traces").Size(); ++i)
+    {
+        enabled.insert(outputs.Get("traces").At(i).AsString());
+    }
+    m_traces = std::make_unique<TraceOutputs>(m_dir.Path(), enabled);
+    m_world = std::make_unique<World>(m_scenario, std::move(topology), *m_traces);
+    if (installProtocol)
+    {
+        ParamView protocol = m_scenario.Section("protocol");
+        m_protocol = Protocols().Get(protocol.String("name")).create();
+        m_protocol->Install(*m_world, protocol.Get("params"), m_scenario.Section("workload"));
+    }
+    m_tracer = std::make_unique<NetworkTracer>(*m_world);
+    ScheduleFaults(*m_world, faults);
+}
+
+TestWorld::~TestWorld()
+{
+    m_tracer.reset();
+    m_protocol.reset();
+    m_world.reset();
+    m_traces->Close();
+    ns3::Simulator::Destroy();
+}
+
+void
+TestWorld::CloseTraces()
+{
+    m_tracer.reset();
+    m_traces->Close();
+}
+
+uint32_t
+TestWorld::Node(const std::string& name) const
+{
+    auto node = m_world->GetTopology().FindNode(name);
+    if (!node)
+    {
+        throw std::invalid_argument("no node " + name);
+    }
+    return *node;
+}
+
+SwitchDevice&
+TestWorld::Switch(const std::string& name) const
+{
+    return m_world->Switch(Node(name));
+}
+
+HostNode&
+TestWorld::Host(const std::string& name) const
+{
+    return m_world->Host(HostIndex(name));
+}
+
+uint32_t
+TestWorld::HostIndex(const std::string& name) const
+{
+    return m_world->GetTopology().HostIndex(Node(name));
+}
+
+uint32_t
+TestWorld::LinkId(const std::string& a, const std::string& b) const
+{
+    auto link = m_world->GetTopology().FindLink(Node(a), Node(b));
+    if (!link)
+    {
+        throw std::invalid_argument("no link " + a + " -- " + b);
+    }
+    return *link;
+}
+
+Link&
+TestWorld::LinkBetween(const std::string& a, const std::string& b) const
+{
+    return m_world->GetLink(LinkId(a, b));
+}
+
+uint32_t
+TestWorld::PortTo(const std::string& a, const std::string& b) const
+{
+    const LinkInfo& link = m_world->GetTopology().Link(LinkId(a, b));
+    return link.a == Node(a) ? link.portA : link.portB;
+}
+
+// ---- RecordingEndpoint ----
+
+uint32_t
+ReceivedDatagram::Tag() const
+{
+    return bytes.size() >= 4 ? LoadBe32(bytes.data()) : UINT32_MAX;
+}
+
+ns3::TypeId
+RecordingEndpoint::GetTypeId()
+{
+    static ns3::TypeId tid = ns3::TypeId("incsim::test::RecordingEndpoint")
+                                 .SetParent<Endpoint>()
+                                 .SetGroupName("IncsimTest")
+                                 .AddConstructor<RecordingEndpoint>();
+    return tid;
+}
+
+bool
+RecordingEndpoint::SendTo(uint32_t dstHost,
+                          uint16_t dstPort,
+                          const std::vector<uint8_t>& bytes,
+                          uint32_t payloadBytes,
+                          uint8_t priority)
+{
+    return Send(dstHost, dstPort, bytes.data(), static_cast<uint32_t>(bytes.size()), payloadBytes,
+                priority);
+}
+
+bool
+RecordingEndpoint::SendTagged(uint32_t dstHost, uint16_t dstPort, uint32_t tag,
+                              uint32_t payloadBytes, uint8_t priority)
+{
+    std::vector<uint8_t> bytes(4);
+    StoreBe32(bytes.data(), tag);
+    return SendTo(dstHost, dstPort, bytes, payloadBytes, priority);
+}
+
+std::vector<uint32_t>
+RecordingEndpoint::Tags() const
+{
+    std::vector<uint32_t> tags;
+    for (const auto& d : m_received)
+    {
+        tags.push_back(d.Tag());
+    }
+    return tags;
+}
+
+void
+RecordingEndpoint::DoReceive(const Datagram& datagram)
+{
+    ReceivedDatagram d;
+    d.timePs = NowPs();
+    d.srcHost = datagram.srcHost;
+    d.srcPort = datagram.srcPort;
+    d.dstPort = datagram.dstPort;
+    d.bytes.assign(datagram.bytes, datagram.bytes + datagram.materialised);
+    d.payloadBytes = datagram.payloadBytes;
+    d.wireLength = datagram.frame->wireLength;
+    d.uid = datagram.frame->uid;
+    const uint8_t* ip = datagram.frame->data + kIpv4Offset;
+    d.dscp = static_cast<uint8_t>(ip[1] >> 2);
+    d.ttl = ip[8];
+    d.ipChecksumOk = Ipv4HeaderChecksum(ip) == LoadBe16(ip + 10);
+    m_received.push_back(std::move(d));
+}
+
+ns3::Ptr<RecordingEndpoint>
+BindRecorder(HostNode& host, uint16_t port)
+{
+    auto endpoint = ns3::CreateObject<RecordingEndpoint>();
+    host.Bind(port, endpoint);
+    return endpoint;
+}
+
+FramePtr
+MakeUdpFrame(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t dstPort,
+             uint32_t wireLength, uint32_t tag, uint8_t dscp)
+{
+    if (wireLength < kUdpFrameOverhead + 4)
+    {
+        throw std::invalid_argument("frame too short for a tag");
+    }
+    FramePtr frame = FramePool::Instance().Allocate();
+    UdpAddress address;
+    address.srcHost = src;
+    address.dstHost = dst;
+    address.srcPort = srcPort;
+    address.dstPort = dstPort;
+    address.dscp = dscp;
+    WriteUdpHeaders(*frame, address, wireLength - kUdpFrameOverhead, 4);
+    StoreBe32(frame->data + kUdpPayloadOffset, tag);
+    frame->createdPs = NowPs();
+    return frame;
+}
+
+uint32_t
+TagOf(const Frame& frame)
+{
+    return frame.length >= kUdpPayloadOffset + 4 ? LoadBe32(frame.data + kUdpPayloadOffset)
+                                                 : UINT32_MAX;
+}
+
+// ---- DropRecorder ----
+
+void
+OnFrame(ns3::Object& object,
+        const std::string& source,
+        std::function<void(const Frame&, uint32_t, uint32_t)> f)
+{
+    bool ok = object.TraceConnectWithoutContext(
+        source,
+        ns3::Callback<void, const Frame&, uint32_t, uint32_t>(std::move(f)));
+    if (!ok)
+    {
+        throw std::invalid_argument("no trace source " + source);
+    }
+}
+
+DropRecorder::DropRecorder(World& world)
+{
+    ns3::Callback<void, const Frame&, uint32_t, uint32_t, DropReason> cb(
+        [this](const Frame& frame, uint32_t node, uint32_t port, DropReason reason) {
+            Record(frame, node, port, reason);
+        });
+    const Topology& topology = world.GetTopology();
+    for (const auto& device : world.Switches())
+    {
+        device->TraceConnectWithoutContext("Drop", cb);
+    }
+    for (uint32_t h = 0; h < world.NumHosts(); ++h)
+    {
+        world.Host(h).TraceConnectWithoutContext("Drop", cb);
+    }
+    for (uint32_t id = 0; id < topology.NumLinks(); ++id)
+    {
+        world.GetLink(id).TraceConnectWithoutContext("Drop", cb);
+    }
+    for (uint32_t node = 0; node < topology.NumNodes(); ++node)
+    {
+        for (uint32_t port = 0; port < topology.NumPorts(node); ++port)
+        {
+            world.PortOf(node, port).TraceConnectWithoutContext("Drop", cb);
+        }
+    }
+}
+
+void
+DropRecorder::Record(const Frame& frame, uint32_t node, uint32_t port, DropReason reason)
+{
+    Drop drop;
+    drop.timePs = NowPs();
+    drop.node = node;
+    drop.port = port;
+    drop.reason = reason;
+    UdpView udp = ParseUdp(frame);
+    drop.srcHost = udp.srcHost;
+    drop.dstHost = udp.dstHost;
+    drop.tag = TagOf(frame);
+    m_drops.push_back(drop);
+}
+
+uint64_t
+DropRecorder::Count(DropReason reason) const
+{
+    uint64_t n = 0;
+    for (const auto& d : m_drops)
+    {
+        n += d.reason == reason;
+    }
+    return n;
+}
+
+uint64_t
+DropRecorder::CountAt(DropReason reason, uint32_t node) const
+{
+    uint64_t n = 0;
+    for (const auto& d : m_drops)
+    {
+        n += d.reason == reason && d.node == node;
+    }
+    return n;
+}
+
+uint64_t
+DropRecorder::CountBetween(DropReason reason, int64_t fromPs, int64_t toPs) const
+{
+    uint64_t n = 0;
+    for (const auto& d : m_drops)
+    {
+        n += d.reason == reason && d.timePs >= fromPs && d.timePs < toPs;
+    }
+    return n;
+}
+
+std::array<uint64_t, static_cast<size_t>(DropReason::Count)>
+DropRecorder::ByReason() const
+{
+    std::array<uint64_t, static_cast<size_t>(DropReason::Count)> counts{};
+    for (const auto& d : m_drops)
+    {
+        ++counts[static_cast<size_t>(d.reason)];
+    }
+    return counts;
+}
+
+} // namespace incsim::test
