@@ -19,17 +19,9 @@ HostNode::GetTypeId()
 {
     static ns3::TypeId tid =
         ns3::TypeId("incsim::HostNode")
-            .SetParent<ns3::Object>()
+            .SetParent<NetworkNode>()
             .SetGroupName("Incsim")
-            .AddConstructor<HostNode>()
-            .AddTraceSource("Receive",
-                            "A frame arrived at the host's NIC.",
-                            ns3::MakeTraceSourceAccessor(&HostNode::m_receiveTrace),
-                            "incsim::HostNode::FrameCallback")
-            .AddTraceSource("Drop",
-                            "The host dropped a frame (no endpoint, host down, NIC full).",
-                            ns3::MakeTraceSourceAccessor(&HostNode::m_dropTrace),
-                            "incsim::HostNode::DropCallback");
+            .AddConstructor<HostNode>();
     return tid;
 }
 
@@ -43,22 +35,8 @@ HostNode::~HostNode() = default;
 void
 HostNode::Configure(uint32_t nodeId, uint32_t hostIndex, std::string name, uint32_t numPorts)
 {
-    m_nodeId = nodeId;
+    ConfigureNode(nodeId, std::move(name), numPorts);
     m_hostIndex = hostIndex;
-    m_name = std::move(name);
-    m_ports.resize(numPorts);
-}
-
-EgressPort&
-HostNode::Port(uint32_t port) const
-{
-    return *m_ports[port];
-}
-
-void
-HostNode::SetPort(uint32_t port, ns3::Ptr<EgressPort> nic)
-{
-    m_ports[port] = nic;
 }
 
 void
@@ -72,7 +50,7 @@ HostNode::InstallRoutes(const EcmpRoutes& routes)
     m_nicByDestination.resize(routes.NumHosts());
     for (uint32_t dst = 0; dst < routes.NumHosts(); ++dst)
     {
-        auto hops = routes.NextHops(m_nodeId, dst);
+        auto hops = routes.NextHops(NodeId(), dst);
         m_nicByDestination[dst].assign(hops.begin(), hops.end());
     }
 }
@@ -82,7 +60,7 @@ HostNode::Bind(uint16_t port, ns3::Ptr<Endpoint> endpoint)
 {
     if (EndpointAt(port))
     {
-        throw std::logic_error("host " + m_name + ": UDP port " + std::to_string(port) +
+        throw std::logic_error("host " + Name() + ": UDP port " + std::to_string(port) +
                                " is already bound");
     }
     endpoint->Bind(this, port);
@@ -125,7 +103,7 @@ HostNode::SendUdp(uint16_t srcPort,
     address.dstHost = dstHost;
     address.srcPort = srcPort;
     address.dstPort = dstPort;
-    address.srcMac = NodeMac(m_nodeId);
+    address.srcMac = NodeMac(NodeId());
     address.dscp = priority;
     WriteUdpHeaders(*frame, address, payloadBytes, materialised);
     if (materialised > 0)
@@ -144,20 +122,10 @@ HostNode::SendUdp(uint16_t srcPort,
             Drop(*frame, 0, DropReason::NoRoute);
             return false;
         }
-        nic = choices[FlowHash(*frame, m_nodeId) % choices.size()];
+        nic = choices[FlowHash(*frame, NodeId()) % choices.size()];
     }
     ++m_counters.sent;
     return m_ports[nic]->Enqueue(std::move(frame));
-}
-
-void
-HostNode::Drop(const Frame& frame, uint32_t port, DropReason reason)
-{
-    ++m_counters.drops[static_cast<size_t>(reason)];
-    if (!m_dropTrace.IsEmpty())
-    {
-        m_dropTrace(frame, m_nodeId, port, reason);
-    }
 }
 
 void
@@ -168,10 +136,7 @@ HostNode::ReceiveFrame(FramePtr frame, uint32_t port)
         Drop(*frame, port, DropReason::NodeDown);
         return;
     }
-    if (!m_receiveTrace.IsEmpty())
-    {
-        m_receiveTrace(*frame, m_nodeId, port);
-    }
+    TraceReceive(*frame, port);
     UdpView udp = ParseUdp(*frame);
     ns3::Ptr<Endpoint> endpoint = udp.valid ? EndpointAt(udp.dstPort) : nullptr;
     if (!endpoint)
@@ -201,10 +166,7 @@ HostNode::SetUp(bool up)
     m_up = up;
     if (!up)
     {
-        for (auto& port : m_ports)
-        {
-            port->Flush(DropReason::NodeDown);
-        }
+        FlushPorts(DropReason::NodeDown);
         m_cpu->Reset();
         for (auto& [port, endpoint] : m_endpoints)
         {
@@ -228,9 +190,8 @@ HostNode::DoDispose()
         endpoint->Dispose();
     }
     m_endpoints.clear();
-    m_ports.clear();
     m_cpu->Dispose();
-    ns3::Object::DoDispose();
+    NetworkNode::DoDispose();
 }
 
 } // namespace incsim

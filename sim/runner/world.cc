@@ -341,22 +341,19 @@ World::NetworkMetrics() const
             }
         }
     }
-    for (const auto& device : m_switches)
-    {
+    auto addNodeDrops = [&drops](const NetworkNode& node) {
         for (size_t r = 0; r < drops.size(); ++r)
         {
-            if (r != static_cast<size_t>(DropReason::BufferFull))
-            {
-                drops[r] += device->GetCounters().drops[r];
-            }
+            drops[r] += node.Drops()[r];
         }
+    };
+    for (const auto& device : m_switches)
+    {
+        addNodeDrops(*device);
     }
     for (const auto& host : m_hosts)
     {
-        for (size_t r = 0; r < drops.size(); ++r)
-        {
-            drops[r] += host->GetCounters().drops[r];
-        }
+        addNodeDrops(*host);
     }
     nlohmann::json dropJson = nlohmann::json::object();
     for (size_t r = 0; r < drops.size(); ++r)

@@ -17,7 +17,7 @@ SwitchDevice::GetTypeId()
 {
     static ns3::TypeId tid =
         ns3::TypeId("incsim::SwitchDevice")
-            .SetParent<ns3::Object>()
+            .SetParent<NetworkNode>()
             .SetGroupName("Incsim")
             .AddConstructor<SwitchDevice>()
             .AddAttribute("Priorities",
@@ -44,15 +44,7 @@ SwitchDevice::GetTypeId()
                           "Latency from the end of reception to the traffic manager.",
                           ns3::TimeValue(ns3::NanoSeconds(400)),
                           ns3::MakeTimeAccessor(&SwitchDevice::m_pipelineDelay),
-                          ns3::MakeTimeChecker())
-            .AddTraceSource("Receive",
-                            "A frame entered the ingress pipeline.",
-                            ns3::MakeTraceSourceAccessor(&SwitchDevice::m_receiveTrace),
-                            "incsim::SwitchDevice::FrameCallback")
-            .AddTraceSource("Drop",
-                            "The switch dropped a frame (pipeline, no route, CPU queue, down).",
-                            ns3::MakeTraceSourceAccessor(&SwitchDevice::m_dropTrace),
-                            "incsim::SwitchDevice::DropCallback");
+                          ns3::MakeTimeChecker());
     return tid;
 }
 
@@ -62,9 +54,7 @@ SwitchDevice::~SwitchDevice() = default;
 void
 SwitchDevice::Configure(uint32_t nodeId, std::string name, uint32_t numPorts)
 {
-    m_nodeId = nodeId;
-    m_name = std::move(name);
-    m_ports.resize(numPorts);
+    ConfigureNode(nodeId, std::move(name), numPorts);
 }
 
 void
@@ -73,32 +63,10 @@ SwitchDevice::SetPipeline(std::unique_ptr<SwitchPipeline> pipeline)
     m_pipeline = std::move(pipeline);
 }
 
-EgressPort&
-SwitchDevice::Port(uint32_t port) const
-{
-    return *m_ports[port];
-}
-
-void
-SwitchDevice::SetPort(uint32_t port, ns3::Ptr<EgressPort> egress)
-{
-    m_ports[port] = egress;
-}
-
 void
 SwitchDevice::SetMulticastGroup(uint16_t group, std::vector<uint32_t> ports)
 {
     m_multicastGroups[group] = std::move(ports);
-}
-
-void
-SwitchDevice::Drop(const Frame& frame, uint32_t port, DropReason reason)
-{
-    ++m_counters.drops[static_cast<size_t>(reason)];
-    if (!m_dropTrace.IsEmpty())
-    {
-        m_dropTrace(frame, m_nodeId, port, reason);
-    }
 }
 
 void
@@ -110,10 +78,7 @@ SwitchDevice::ReceiveFrame(FramePtr frame, uint32_t port)
         return;
     }
     ++m_counters.received;
-    if (!m_receiveTrace.IsEmpty())
-    {
-        m_receiveTrace(*frame, m_nodeId, port);
-    }
+    TraceReceive(*frame, port);
     StandardMetadata& meta = frame->meta;
     meta = StandardMetadata{};
     meta.ingressPort = port;
@@ -253,10 +218,7 @@ SwitchDevice::SetUp(bool up)
     m_up = up;
     if (!up)
     {
-        for (auto& port : m_ports)
-        {
-            port->Flush(DropReason::NodeDown);
-        }
+        FlushPorts(DropReason::NodeDown);
         m_cpuEvent.Cancel();
         while (!m_cpuQueue.Empty())
         {
@@ -285,9 +247,8 @@ SwitchDevice::DoDispose()
     {
         m_cpuQueue.Pop();
     }
-    m_ports.clear();
     m_pipeline.reset();
-    ns3::Object::DoDispose();
+    NetworkNode::DoDispose();
 }
 
 } // namespace incsim

@@ -4,6 +4,7 @@
 #include "sim/net/drop-reason.h"
 #include "sim/net/frame-sink.h"
 #include "sim/net/frame.h"
+#include "sim/net/network-node.h"
 #include "sim/net/ring-buffer.h"
 #include "sim/switch/pipeline.h"
 
@@ -32,7 +33,7 @@ class EgressPort;
 /// Frame path: link -> ReceiveFrame -> pipeline Ingress -> EgressPort queue(s) -> pipeline
 /// Egress at dequeue -> link. The ingress-to-queue latency (PipelineDelay) is folded into the
 /// incoming links' latency, so it costs no event.
-class SwitchDevice : public ns3::Object, public FrameSink, public TransmitHook
+class SwitchDevice : public NetworkNode, public TransmitHook
 {
   public:
     static ns3::TypeId GetTypeId();
@@ -42,7 +43,6 @@ class SwitchDevice : public ns3::Object, public FrameSink, public TransmitHook
         uint64_t received = 0;
         uint64_t forwarded = 0;
         uint64_t toCpu = 0;
-        std::array<uint64_t, static_cast<size_t>(DropReason::Count)> drops{};
     };
 
     /// Called with each frame the CPU has finished processing.
@@ -55,14 +55,9 @@ class SwitchDevice : public ns3::Object, public FrameSink, public TransmitHook
     void SetPipeline(std::unique_ptr<SwitchPipeline> pipeline);
     SwitchPipeline* GetPipeline() const { return m_pipeline.get(); }
 
-    uint32_t NodeId() const { return m_nodeId; }
-    const std::string& Name() const { return m_name; }
-    uint32_t NumPorts() const { return static_cast<uint32_t>(m_ports.size()); }
     uint32_t CpuPort() const { return m_cpuPort; }
     uint32_t Priorities() const { return m_priorities; }
     ns3::Time PipelineDelay() const { return m_pipelineDelay; }
-    EgressPort& Port(uint32_t port) const;
-    void SetPort(uint32_t port, ns3::Ptr<EgressPort> egress);
 
     void SetMulticastGroup(uint16_t group, std::vector<uint32_t> ports);
     void SetCpuHandler(CpuHandler handler) { m_cpuHandler = std::move(handler); }
@@ -75,7 +70,6 @@ class SwitchDevice : public ns3::Object, public FrameSink, public TransmitHook
     /// Crash (false) or recover (true). A crash drops everything queued and the pipeline's
     /// soft state; the caller takes the attached links down.
     void SetUp(bool up);
-    bool IsUp() const { return m_up; }
     void SetPortUp(uint32_t port, bool up);
 
     void ReceiveFrame(FramePtr frame, uint32_t port) override;
@@ -86,20 +80,15 @@ class SwitchDevice : public ns3::Object, public FrameSink, public TransmitHook
   private:
     void DoDispose() override;
     void Dispatch(FramePtr frame);
-    void Drop(const Frame& frame, uint32_t port, DropReason reason);
     void CpuServiceDone();
 
-    uint32_t m_nodeId = 0;
-    std::string m_name;
     uint32_t m_priorities = 8;
     uint32_t m_cpuPort = 255;
     ns3::Time m_cpuServiceTime;
     uint32_t m_cpuQueueLimit = 1024;
     ns3::Time m_pipelineDelay;
-    bool m_up = true;
 
     std::unique_ptr<SwitchPipeline> m_pipeline;
-    std::vector<ns3::Ptr<EgressPort>> m_ports;
     std::map<uint16_t, std::vector<uint32_t>> m_multicastGroups;
 
     CpuHandler m_cpuHandler;
@@ -107,9 +96,6 @@ class SwitchDevice : public ns3::Object, public FrameSink, public TransmitHook
     ns3::EventId m_cpuEvent;
 
     Counters m_counters;
-
-    ns3::TracedCallback<const Frame&, uint32_t, uint32_t> m_receiveTrace; // frame, node, port
-    ns3::TracedCallback<const Frame&, uint32_t, uint32_t, DropReason> m_dropTrace;
 };
 
 } // namespace incsim

@@ -189,7 +189,7 @@ TEST_CASE("Per-flow ECMP spreads many flows evenly and keeps each on one path", 
     }
 }
 
-TEST_CASE("Per-flow ECMP keeps a single flow on one path; per-packet spreads it", "[ecmp]")
+TEST_CASE("Per-flow ECMP keeps a single flow on one path and per-packet spreads it", "[ecmp]")
 {
     InitIncsim();
     const uint32_t kFrames = 2000;

@@ -259,7 +259,7 @@ TEST_CASE("Endpoints send and receive datagrams across a switch", "[datapath]")
         REQUIRE(drops.Drops().size() == 1);
         CHECK(drops.Drops()[0].reason == DropReason::NoEndpoint);
         CHECK(drops.Drops()[0].node == world.Node("h2"));
-        CHECK(world.Host("h2").GetCounters().drops[static_cast<size_t>(DropReason::NoEndpoint)] ==
+        CHECK(world.Host("h2").Drops()[static_cast<size_t>(DropReason::NoEndpoint)] ==
               1);
         CHECK(world.Host("h2").GetCounters().received == 0);
         CHECK(world->NetworkMetrics()["drops"]["no_endpoint"] == 1);

@@ -253,7 +253,7 @@ TEST_CASE("A crashed switch drops what waited for its CPU (node_down)", "[faults
 }
 
 TEST_CASE("Aggregation-core link down: local failover, no_route without an alternative until "
-          "reconvergence, then delivery resumes; link up restores it",
+          "reconvergence, then delivery resumes, and link up restores it",
           "[faults]")
 {
     InitIncsim();

@@ -200,7 +200,7 @@ TEST_CASE("rates, sizes and numbers are range-checked", "[scenario]")
           "quickstart.json: /topology/params/k: expected an even integer >= 2, got 5");
 }
 
-TEST_CASE("enums list their choices; registry enums list what is registered", "[scenario]")
+TEST_CASE("enums list their choices and registry enums list what is registered", "[scenario]")
 {
     RegisterFakes();
     CHECK(ErrorOf(With(R"({"routing": {"metric": "shortest"}})")) ==

@@ -166,7 +166,7 @@ TEST_CASE("the CPU port serves frames after the CPU service time, bounded by its
     ns3::Simulator::Run();
 
     REQUIRE(served.size() == 2);
-    CHECK(device.GetCounters().drops[static_cast<size_t>(DropReason::CpuQueueFull)] == 3);
+    CHECK(device.Drops()[static_cast<size_t>(DropReason::CpuQueueFull)] == 3);
     // Service is sequential: the second frame finishes one service time after the first.
     CHECK(served[1] - served[0] == 2000 * kPsPerNs);
     REQUIRE(star.log.size() == 2);
