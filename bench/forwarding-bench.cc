@@ -134,7 +134,7 @@ main(int argc, char** argv)
     app.add_option("--load", spec.load, "offered load per host")->check(CLI::Range(0.01, 1.0));
     app.add_option("--scheduler", scheduler,
                    "ns-3 scheduler of all three variants (ns-3's default: ns3::MapScheduler)")
-        ->check(CLI::IsMember({"ns3::MapScheduler", "ns3::HeapScheduler", "ns3::ListScheduler",
+        ->check(CLI::IsMember({"ns3::MapScheduler", "ns3::HeapScheduler",
                                "ns3::CalendarScheduler", "ns3::PriorityQueueScheduler"}));
     app.add_option("--repeat", repeat, "runs per variant; the fastest is reported")
         ->check(CLI::Range(1, 20));

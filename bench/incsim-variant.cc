@@ -1,29 +1,40 @@
-// incsim itself: a scenario document through ParseScenario, then the steps of RunScenario
-// (topology, World, protocol install, Simulator::Run, metrics) done here, so that the timer
-// covers Simulator::Run alone, as for the references. No trace is enabled, so nothing is
-// written to disk.
+// incsim itself: a scenario document through ParseScenario and a Simulation, as RunScenario
+// builds it, timed around Simulator::Run alone, as the references are.
 
 #include "bench/variants.h"
 
 #include "protocols/udp/udp-protocol.h"
-#include "sim/runner/build-topology.h"
-#include "sim/runner/protocol.h"
-#include "sim/runner/world.h"
+#include "sim/runner/simulation.h"
 #include "sim/scenario/scenario.h"
-#include "sim/trace/trace-outputs.h"
 #include "topologies/register.h"
 
-#include <ns3/simulator.h>
+#include <ns3/global-value.h>
+#include <ns3/string.h>
 
 #include <nlohmann/json.hpp>
 
-#include <memory>
+#include <map>
 #include <string>
 
 namespace incsim::bench
 {
 namespace
 {
+
+/// incsim's name for the scheduler that ns-3's "SchedulerType" global names, so that incsim
+/// runs on the same scheduler as the references.
+std::string
+SchedulerName()
+{
+    static const std::map<std::string, std::string> kNames = {
+        {"ns3::CalendarScheduler", "calendar"},
+        {"ns3::HeapScheduler", "heap"},
+        {"ns3::MapScheduler", "map"},
+        {"ns3::PriorityQueueScheduler", "priority-queue"}};
+    ns3::StringValue type;
+    ns3::GlobalValue::GetValueByName("SchedulerType", type);
+    return kNames.at(type.Get());
+}
 
 nlohmann::json
 IncsimScenario(const TrafficSpec& spec, int64_t simTimeNs)
@@ -46,7 +57,8 @@ IncsimScenario(const TrafficSpec& spec, int64_t simTimeNs)
           {"message_size", std::to_string(spec.messageBytes) + "B"},
           {"load", spec.load},
           {"arrivals", "constant"}}},
-        {"outputs", {{"traces", nlohmann::json::array()}, {"progress", "never"}}}};
+        {"outputs", {{"traces", nlohmann::json::array()}, {"progress", "never"}}},
+        {"simulator", {{"scheduler", SchedulerName()}}}};
 }
 
 } // namespace
@@ -57,21 +69,17 @@ RunIncsim(const TrafficSpec& spec, int64_t simTimeNs)
     RegisterTopologyGenerators();
     RegisterUdpProtocol();
     Scenario scenario = ParseScenario(IncsimScenario(spec, simTimeNs), "bench", ".", {});
-    TraceOutputs traces("/nonexistent-incsim-bench", {}); // nothing enabled: never opened
 
     VariantResult result;
     result.name = "incsim";
     {
-        World world(scenario, BuildTopology(scenario), traces);
-        ParamView protocolSection = scenario.Section("protocol");
-        std::unique_ptr<Protocol> protocol = Protocols().Get("udp").create();
-        protocol->Install(world, protocolSection.Get("params"), scenario.Section("workload"));
-
+        // No trace is enabled, so the run directory is never written.
+        Simulation simulation(scenario, "/nonexistent-incsim-bench");
         TimedSimulatorRun(simTimeNs, result);
 
-        nlohmann::json network = world.NetworkMetrics();
-        nlohmann::json udp;
-        protocol->CollectMetrics(udp);
+        nlohmann::json metrics = simulation.Metrics();
+        const nlohmann::json& network = metrics["network"];
+        const nlohmann::json& udp = metrics["udp"];
         result.hops = network["frames_delivered"].get<uint64_t>();
         result.framesSent = udp["fragments_sent"].get<uint64_t>();
         result.framesReceived = udp["fragments_received"].get<uint64_t>();
@@ -80,7 +88,6 @@ RunIncsim(const TrafficSpec& spec, int64_t simTimeNs)
             result.drops += count.get<uint64_t>();
         }
     }
-    ns3::Simulator::Destroy();
     return result;
 }
 

@@ -1,7 +1,5 @@
 #include "sim/trace/trace-outputs.h"
 
-#include <algorithm>
-
 namespace incsim
 {
 
@@ -22,21 +20,9 @@ TraceOutputs::Open(const std::string& name, const std::vector<std::string>& colu
     if (!writer)
     {
         writer = std::make_unique<CsvWriter>(m_runDir + "/" + name + ".csv", columns);
+        m_files.insert(name + ".csv");
     }
     return writer.get();
-}
-
-std::vector<std::string>
-TraceOutputs::Files() const
-{
-    std::vector<std::string> files;
-    for (const auto& [name, writer] : m_writers)
-    {
-        files.push_back(name + ".csv");
-    }
-    files.insert(files.end(), m_otherFiles.begin(), m_otherFiles.end());
-    std::sort(files.begin(), files.end());
-    return files;
 }
 
 void

@@ -25,16 +25,17 @@ class TraceOutputs
     CsvWriter* Open(const std::string& name, const std::vector<std::string>& columns);
     const std::string& RunDir() const { return m_runDir; }
     /// Records a file written by other means (e.g. pcap), relative to the run directory.
-    void AddFile(const std::string& relativePath) { m_otherFiles.insert(relativePath); }
-    /// Relative paths of the files written, sorted.
-    std::vector<std::string> Files() const;
+    void AddFile(const std::string& relativePath) { m_files.insert(relativePath); }
+    /// Relative paths of the files written, sorted; still known after Close().
+    std::vector<std::string> Files() const { return {m_files.begin(), m_files.end()}; }
+    /// Flushes and closes every trace file.
     void Close();
 
   private:
     std::string m_runDir;
     std::set<std::string> m_enabled;
     std::map<std::string, std::unique_ptr<CsvWriter>> m_writers;
-    std::set<std::string> m_otherFiles;
+    std::set<std::string> m_files;
 };
 
 } // namespace incsim

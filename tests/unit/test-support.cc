@@ -6,13 +6,9 @@
 #include "sim/net/egress-port.h"
 #include "sim/net/headers.h"
 #include "sim/net/link.h"
-#include "sim/runner/build-topology.h"
-#include "sim/runner/faults.h"
-#include "sim/runner/protocol.h"
+#include "sim/runner/simulation.h"
 #include "sim/runner/world.h"
 #include "sim/switch/switch-device.h"
-#include "sim/trace/network-tracer.h"
-#include "sim/trace/trace-outputs.h"
 #include "topologies/register.h"
 
 #include <ns3/callback.h>
@@ -97,48 +93,23 @@ AtPs(int64_t ps, std::function<void()> f)
 TestWorld::TestWorld(const std::string& scenarioJson,
                      const std::vector<std::string>& overrides,
                      bool installProtocol)
-    : m_scenario(ScenarioFromJson(scenarioJson, overrides))
+    : m_scenario(ScenarioFromJson(scenarioJson, overrides)),
+      m_simulation(std::make_unique<Simulation>(m_scenario, m_dir.Path(), installProtocol))
 {
-    Topology topology = BuildTopology(m_scenario);
-    std::vector<FaultEvent> faults = ResolveFaults(m_scenario, topology);
-    ParamView outputs = m_scenario.Section("outputs");
-    std::set<std::string> enabled;
-    for (size_t i = 0; i < outputs.Get("traces").Size(); ++i)
-    {
-        enabled.insert(outputs.Get("traces").At(i).AsString());
-    }
-    m_traces = std::make_unique<TraceOutputs>(m_dir.Path(), enabled);
-    m_world = std::make_unique<World>(m_scenario, std::move(topology), *m_traces);
-    if (installProtocol)
-    {
-        ParamView protocol = m_scenario.Section("protocol");
-        m_protocol = Protocols().Get(protocol.String("name")).create();
-        m_protocol->Install(*m_world, protocol.Get("params"), m_scenario.Section("workload"));
-    }
-    m_tracer = std::make_unique<NetworkTracer>(*m_world);
-    ScheduleFaults(*m_world, faults);
 }
 
-TestWorld::~TestWorld()
-{
-    m_tracer.reset();
-    m_protocol.reset();
-    m_world.reset();
-    m_traces->Close();
-    ns3::Simulator::Destroy();
-}
+TestWorld::~TestWorld() = default;
 
 void
 TestWorld::CloseTraces()
 {
-    m_tracer.reset();
-    m_traces->Close();
+    m_simulation->CloseTraces();
 }
 
 uint32_t
 TestWorld::Node(const std::string& name) const
 {
-    auto node = m_world->GetTopology().FindNode(name);
+    auto node = m_simulation->GetWorld().GetTopology().FindNode(name);
     if (!node)
     {
         throw std::invalid_argument("no node " + name);
@@ -149,25 +120,25 @@ TestWorld::Node(const std::string& name) const
 SwitchDevice&
 TestWorld::Switch(const std::string& name) const
 {
-    return m_world->Switch(Node(name));
+    return m_simulation->GetWorld().Switch(Node(name));
 }
 
 HostNode&
 TestWorld::Host(const std::string& name) const
 {
-    return m_world->Host(HostIndex(name));
+    return m_simulation->GetWorld().Host(HostIndex(name));
 }
 
 uint32_t
 TestWorld::HostIndex(const std::string& name) const
 {
-    return m_world->GetTopology().HostIndex(Node(name));
+    return m_simulation->GetWorld().GetTopology().HostIndex(Node(name));
 }
 
 uint32_t
 TestWorld::LinkId(const std::string& a, const std::string& b) const
 {
-    auto link = m_world->GetTopology().FindLink(Node(a), Node(b));
+    auto link = m_simulation->GetWorld().GetTopology().FindLink(Node(a), Node(b));
     if (!link)
     {
         throw std::invalid_argument("no link " + a + " -- " + b);
@@ -178,13 +149,13 @@ TestWorld::LinkId(const std::string& a, const std::string& b) const
 Link&
 TestWorld::LinkBetween(const std::string& a, const std::string& b) const
 {
-    return m_world->GetLink(LinkId(a, b));
+    return m_simulation->GetWorld().GetLink(LinkId(a, b));
 }
 
 uint32_t
 TestWorld::PortTo(const std::string& a, const std::string& b) const
 {
-    const LinkInfo& link = m_world->GetTopology().Link(LinkId(a, b));
+    const LinkInfo& link = m_simulation->GetWorld().GetTopology().Link(LinkId(a, b));
     return link.a == Node(a) ? link.portA : link.portB;
 }
 

@@ -7,6 +7,7 @@
 #include "sim/host/endpoint.h"
 #include "sim/net/drop-reason.h"
 #include "sim/net/frame.h"
+#include "sim/runner/simulation.h"
 #include "sim/scenario/scenario.h"
 
 #include <ns3/ptr.h>
@@ -21,11 +22,9 @@
 namespace incsim
 {
 class HostNode;
-class Link;
-class NetworkTracer;
 class Protocol;
+class Link;
 class SwitchDevice;
-class TraceOutputs;
 class World;
 } // namespace incsim
 
@@ -79,10 +78,10 @@ class TestWorld
     TestWorld(const TestWorld&) = delete;
     TestWorld& operator=(const TestWorld&) = delete;
 
-    World& Get() const { return *m_world; }
-    World* operator->() const { return m_world.get(); }
+    World& Get() const { return m_simulation->GetWorld(); }
+    World* operator->() const { return &m_simulation->GetWorld(); }
     const Scenario& GetScenario() const { return m_scenario; }
-    Protocol* GetProtocol() const { return m_protocol.get(); }
+    Protocol* GetProtocol() const { return m_simulation->GetProtocol(); }
     const std::string& RunDir() const { return m_dir.Path(); }
 
     uint32_t Node(const std::string& name) const;
@@ -100,10 +99,7 @@ class TestWorld
   private:
     TempDir m_dir;
     Scenario m_scenario;
-    std::unique_ptr<TraceOutputs> m_traces;
-    std::unique_ptr<World> m_world;
-    std::unique_ptr<Protocol> m_protocol;
-    std::unique_ptr<NetworkTracer> m_tracer;
+    std::unique_ptr<Simulation> m_simulation;
 };
 
 struct ReceivedDatagram

@@ -1,0 +1,120 @@
+#include "sim/runner/simulation.h"
+
+#include "sim/core/sim-time.h"
+#include "sim/runner/build-topology.h"
+#include "sim/runner/faults.h"
+#include "sim/runner/protocol.h"
+#include "sim/runner/world.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/network-tracer.h"
+#include "sim/trace/trace-outputs.h"
+
+#include <ns3/object-factory.h>
+#include <ns3/simulator.h>
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+
+namespace incsim
+{
+
+namespace
+{
+
+void
+UseScheduler(const std::string& name)
+{
+    static const std::map<std::string, std::string> kTypes = {
+        {"calendar", "ns3::CalendarScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"priority-queue", "ns3::PriorityQueueScheduler"}};
+    ns3::ObjectFactory factory;
+    factory.SetTypeId(kTypes.at(name));
+    ns3::Simulator::SetScheduler(factory);
+}
+
+std::set<std::string>
+EnabledTraces(const Scenario& scenario)
+{
+    ParamView traces = scenario.Section("outputs").Get("traces");
+    std::set<std::string> enabled;
+    for (size_t i = 0; i < traces.Size(); ++i)
+    {
+        enabled.insert(traces.At(i).AsString());
+    }
+    return enabled;
+}
+
+} // namespace
+
+Simulation::Simulation(const Scenario& scenario, const std::string& runDir, bool installProtocol)
+    : m_scenario(scenario)
+{
+    EnsurePicosecondResolution();
+    UseScheduler(scenario.Section("simulator").String("scheduler"));
+    Topology topology = BuildTopology(scenario);
+    std::vector<FaultEvent> faults = ResolveFaults(scenario, topology);
+    m_traces = std::make_unique<TraceOutputs>(runDir, EnabledTraces(scenario));
+    m_world = std::make_unique<World>(scenario, std::move(topology), *m_traces);
+    if (installProtocol)
+    {
+        ParamView protocol = scenario.Section("protocol");
+        m_protocol = Protocols().Get(protocol.String("name")).create();
+        m_protocol->Install(*m_world, protocol.Get("params"), scenario.Section("workload"));
+    }
+    m_tracer = std::make_unique<NetworkTracer>(*m_world);
+    ScheduleFaults(*m_world, faults);
+}
+
+Simulation::~Simulation()
+{
+    m_tracer.reset();
+    m_protocol.reset();
+    m_world.reset();
+    m_traces->Close();
+    ns3::Simulator::Destroy();
+}
+
+double
+Simulation::Run(ProgressMode progress)
+{
+    spdlog::info("running {} ({} nodes, {} links) for {}ns",
+                 m_scenario.File(),
+                 m_world->GetTopology().NumNodes(),
+                 m_world->GetTopology().NumLinks(),
+                 m_scenario.DurationNs());
+    auto start = std::chrono::steady_clock::now();
+    {
+        ProgressReporter reporter(m_world->DurationPs(), progress);
+        ns3::Simulator::Stop(ns3::NanoSeconds(m_scenario.DurationNs()));
+        ns3::Simulator::Run();
+    }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+nlohmann::json
+Simulation::Metrics() const
+{
+    nlohmann::json metrics = {{"network", m_world->NetworkMetrics()}};
+    if (m_protocol)
+    {
+        nlohmann::json protocolMetrics = nlohmann::json::object();
+        m_protocol->CollectMetrics(protocolMetrics);
+        metrics[m_scenario.Section("protocol").String("name")] = protocolMetrics;
+    }
+    return metrics;
+}
+
+void
+Simulation::CloseTraces()
+{
+    m_tracer.reset();
+    m_world->WriteLinkTrace();
+    m_traces->Close();
+}
+
+} // namespace incsim

@@ -1,0 +1,56 @@
+#ifndef INCSIM_RUNNER_SIMULATION_H
+#define INCSIM_RUNNER_SIMULATION_H
+
+#include "sim/runner/progress.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+
+namespace incsim
+{
+
+class NetworkTracer;
+class Protocol;
+class Scenario;
+class TraceOutputs;
+class World;
+
+/// One scenario assembled for running: the ns-3 scheduler it asks for, its trace outputs, the
+/// world, the protocol, the network tracer and the fault timeline, in that order. RunScenario,
+/// tests and benchmarks all build runs through it. Destroying it tears everything down and
+/// destroys the ns-3 simulator, so runs in one process stay independent.
+class Simulation
+{
+  public:
+    /// Traces go to `runDir`, which must exist. Without `installProtocol` the protocol is not
+    /// installed (tests then add their own endpoints and pipelines to the world).
+    Simulation(const Scenario& scenario, const std::string& runDir, bool installProtocol = true);
+    ~Simulation();
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    World& GetWorld() const { return *m_world; }
+    /// Null when the protocol was not installed.
+    Protocol* GetProtocol() const { return m_protocol.get(); }
+    TraceOutputs& Traces() const { return *m_traces; }
+
+    /// Runs the simulator to the scenario's duration; returns the wall time of the run (s).
+    double Run(ProgressMode progress);
+    /// {"network": ..., "<protocol>": ...}.
+    nlohmann::json Metrics() const;
+    /// Writes the end-of-run traces (links.csv), stops tracing and closes every trace file.
+    void CloseTraces();
+
+  private:
+    const Scenario& m_scenario;
+    std::unique_ptr<TraceOutputs> m_traces;
+    std::unique_ptr<World> m_world;
+    std::unique_ptr<Protocol> m_protocol;
+    std::unique_ptr<NetworkTracer> m_tracer;
+};
+
+} // namespace incsim
+
+#endif
