@@ -2,6 +2,7 @@
 
 #include "sim/core/sim-time.h"
 #include "sim/runner/simulation.h"
+#include "sim/runner/version.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace-outputs.h"
 
@@ -13,12 +14,6 @@
 
 namespace incsim
 {
-
-std::string
-IncsimVersion()
-{
-    return std::string(INCSIM_VERSION) + "+" + INCSIM_GIT_SHA;
-}
 
 namespace
 {
@@ -70,7 +65,7 @@ RunScenario(const Scenario& scenario, const RunOptions& options)
     nlohmann::json run = {{"scenario", scenario.File()},
                           {"seed", scenario.Seed()},
                           {"version", IncsimVersion()},
-                          {"git_sha", INCSIM_GIT_SHA},
+                          {"git_sha", IncsimGitSha()},
                           {"wall_seconds", summary.wallSeconds},
                           {"events", summary.events},
                           {"simulated_ns", summary.simulatedNs},

@@ -36,9 +36,6 @@ struct RunSummary
 /// scenario.resolved.json, run.json, metrics.json and the enabled traces.
 RunSummary RunScenario(const Scenario& scenario, const RunOptions& options);
 
-/// Version string recorded in run.json, e.g. "0.1.0+3f2a9c1b7d0e".
-std::string IncsimVersion();
-
 } // namespace incsim
 
 #endif

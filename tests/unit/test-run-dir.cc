@@ -3,6 +3,7 @@
 #include "test-support.h"
 
 #include "sim/runner/runner.h"
+#include "sim/runner/version.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
