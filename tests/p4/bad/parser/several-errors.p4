@@ -1,0 +1,11 @@
+// expect: several-errors.p4:5:12: error: expected a field name, found ';'
+#include <core.p4>
+
+header a_t {
+    bit<8> ;
+    bit<8> ok;
+}
+
+header_union u_t { a_t a; }
+
+const bit<8> C = ;
