@@ -13,6 +13,7 @@ void AddTopoCommand(CLI::App& app);
 void AddListCommand(CLI::App& app);
 void AddSchemaCommand(CLI::App& app);
 void AddObjectsCommand(CLI::App& app);
+void AddP4Command(CLI::App& app);
 
 } // namespace incsim::cli
 

@@ -44,6 +44,7 @@ main(int argc, char** argv)
     incsim::cli::AddListCommand(app);
     incsim::cli::AddSchemaCommand(app);
     incsim::cli::AddObjectsCommand(app);
+    incsim::cli::AddP4Command(app);
 
     try
     {
