@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `incsim p4 parse` accepts a valid program (and dumps it), and rejects a bad one with exit 1
+# and a compiler-style file:line:col diagnostic with a caret.
+set -euo pipefail
+incsim="$1"
+source_dir="$(cd "$2" && pwd)"
+cd "$source_dir"
+"$incsim" p4 parse tests/p4/constructs/basic.p4 --dump-ast | grep -q "control"
+status=0
+"$incsim" p4 parse tests/p4/bad/parser/for-loop.p4 2> /tmp/incsim-p4-parse.$$ || status=$?
+trap 'rm -f /tmp/incsim-p4-parse.$$' EXIT
+[ "$status" -eq 1 ] || { echo "expected exit 1, got $status"; exit 1; }
+grep -qE "^tests/p4/bad/parser/for-loop.p4:[0-9]+:[0-9]+: error: .*for" /tmp/incsim-p4-parse.$$
+grep -q "\^" /tmp/incsim-p4-parse.$$
+echo "p4 parse ok"
