@@ -4,12 +4,14 @@
 set -euo pipefail
 incsim="$1"
 source_dir="$(cd "$2" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
 cd "$source_dir"
-"$incsim" p4 parse tests/p4/constructs/basic.p4 --dump-ast | grep -q "control"
+"$incsim" p4 parse tests/p4/constructs/basic.p4 --dump-ast > "$work/dump.p4"
+grep -q "control" "$work/dump.p4"
 status=0
-"$incsim" p4 parse tests/p4/bad/parser/for-loop.p4 2> /tmp/incsim-p4-parse.$$ || status=$?
-trap 'rm -f /tmp/incsim-p4-parse.$$' EXIT
+"$incsim" p4 parse tests/p4/bad/parser/for-loop.p4 2> "$work/err" || status=$?
 [ "$status" -eq 1 ] || { echo "expected exit 1, got $status"; exit 1; }
-grep -qE "^tests/p4/bad/parser/for-loop.p4:[0-9]+:[0-9]+: error: .*for" /tmp/incsim-p4-parse.$$
-grep -q "\^" /tmp/incsim-p4-parse.$$
+grep -qE "^tests/p4/bad/parser/for-loop.p4:[0-9]+:[0-9]+: error: .*for" "$work/err"
+grep -q "\^" "$work/err"
 echo "p4 parse ok"
