@@ -1362,56 +1362,48 @@ Annotation::StringArg() const
     return std::nullopt;
 }
 
-const Annotation*
-FindAnnotation(const Annotations& annotations, std::string_view name)
+namespace
 {
-    for (const auto& annotation : annotations)
+
+/// The first element of `items` (a vector of unique_ptrs to named nodes) called `name`.
+template <typename Items>
+auto
+FindNamed(const Items& items, std::string_view name) -> decltype(items.front().get())
+{
+    for (const auto& item : items)
     {
-        if (annotation->name == name)
+        if (item->name == name)
         {
-            return annotation.get();
+            return item.get();
         }
     }
     return nullptr;
+}
+
+} // namespace
+
+const Annotation*
+FindAnnotation(const Annotations& annotations, std::string_view name)
+{
+    return FindNamed(annotations, name);
 }
 
 const StructField*
 StructLikeDecl::FindField(std::string_view fieldName) const
 {
-    for (const auto& field : fields)
-    {
-        if (field->name == fieldName)
-        {
-            return field.get();
-        }
-    }
-    return nullptr;
+    return FindNamed(fields, fieldName);
 }
 
 const ParserState*
 ParserDecl::FindState(std::string_view stateName) const
 {
-    for (const auto& state : states)
-    {
-        if (state->name == stateName)
-        {
-            return state.get();
-        }
-    }
-    return nullptr;
+    return FindNamed(states, stateName);
 }
 
 const TableProperty*
 TableDecl::FindProperty(std::string_view propertyName) const
 {
-    for (const auto& property : properties)
-    {
-        if (property->name == propertyName)
-        {
-            return property.get();
-        }
-    }
-    return nullptr;
+    return FindNamed(properties, propertyName);
 }
 
 void
