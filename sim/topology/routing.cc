@@ -197,32 +197,45 @@ ClassDistances(const UpGraph& graph,
 } // namespace
 
 EcmpRoutes::EcmpRoutes(uint32_t numNodes, uint32_t numHosts)
-    : m_numNodes(numNodes), m_numHosts(numHosts)
+    : m_numNodes(numNodes),
+      m_numHosts(numHosts),
+      m_groups{Group{}} // group 0: no next hop
 {
-    m_offsets.reserve(static_cast<size_t>(numNodes) * numHosts + 1);
-    m_offsets.push_back(0);
-}
-
-void
-EcmpRoutes::Reserve(size_t numPorts)
-{
-    m_ports.reserve(numPorts);
+    m_groupOfSlot.reserve(static_cast<size_t>(numNodes) * numHosts);
 }
 
 void
 EcmpRoutes::Append(uint32_t node, uint32_t dstHost, const std::vector<uint32_t>& ports)
 {
     size_t slot = static_cast<size_t>(node) * m_numHosts + dstHost;
-    if (node >= m_numNodes || dstHost >= m_numHosts || slot + 1 != m_offsets.size())
+    if (node >= m_numNodes || dstHost >= m_numHosts || slot != m_groupOfSlot.size())
     {
         throw std::logic_error("EcmpRoutes::Append called out of slot order");
     }
-    if (m_ports.size() + ports.size() > std::numeric_limits<uint32_t>::max())
+    // Consecutive destinations usually share their port set, so try the last one first.
+    if (ports != m_lastPorts)
     {
-        throw std::length_error("EcmpRoutes: more than 2^32 next hops");
+        m_lastPorts = ports;
+        auto [it, added] = m_groupIds.emplace(ports, static_cast<uint32_t>(m_groups.size()));
+        if (added)
+        {
+            if (m_ports.size() + ports.size() > std::numeric_limits<uint32_t>::max())
+            {
+                throw std::length_error("EcmpRoutes: more than 2^32 next hops");
+            }
+            m_groups.push_back(Group{static_cast<uint32_t>(m_ports.size()),
+                                     static_cast<uint32_t>(ports.size())});
+            m_ports.insert(m_ports.end(), ports.begin(), ports.end());
+        }
+        m_lastGroup = ports.empty() ? 0 : it->second;
     }
-    m_ports.insert(m_ports.end(), ports.begin(), ports.end());
-    m_offsets.push_back(static_cast<uint32_t>(m_ports.size()));
+    m_groupOfSlot.push_back(m_lastGroup);
+    if (m_groupOfSlot.size() == static_cast<size_t>(m_numNodes) * m_numHosts)
+    {
+        // Complete: the build-time index is no longer needed.
+        m_groupIds.clear();
+        m_lastPorts.clear();
+    }
 }
 
 EcmpRoutes
@@ -327,38 +340,7 @@ ComputeEcmpRoutes(const Topology& topology,
         return c >= 0 && rowOf(n)[c] == arc.weight;
     };
 
-    // Counting first lets the table be allocated once: at k=32 it is ~1 GB, and growing it
-    // would cost more than computing the class ports twice.
-    std::vector<size_t> classSize(numClasses, 0);
-    for (uint32_t h = 0; h < numHosts; ++h)
-    {
-        if (hostClass[h] >= 0)
-        {
-            ++classSize[hostClass[h]];
-        }
-    }
-    size_t total = 0;
-    for (uint32_t n = 0; n < numNodes; ++n)
-    {
-        const int64_t* row = rowOf(n);
-        switchPortsByClass(n, row);
-        for (size_t c = 0; c < numClasses; ++c)
-        {
-            total += classSize[c] * (classStart[c + 1] - classStart[c]);
-        }
-        if (graph.isHost[n] && hostClass[topology.HostIndex(n)] >= 0)
-        {
-            const int32_t own = hostClass[topology.HostIndex(n)];
-            total -= classStart[own + 1] - classStart[own]; // no route to itself
-        }
-        for (const Arc* arc = graph.begin(n); arc != graph.end(n); ++arc)
-        {
-            total += directPort(n, *arc) ? 1 : 0;
-        }
-    }
-
     EcmpRoutes routes(numNodes, numHosts);
-    routes.Reserve(total);
     struct HostArc
     {
         uint32_t host;
@@ -408,15 +390,6 @@ ComputeEcmpRoutes(const Topology& topology,
                 ports.insert(ports.end(), base, baseEnd);
             }
             routes.Append(n, h, ports);
-        }
-    }
-    if (numNodes > 0 && numHosts > 0)
-    {
-        // The count above must agree with the fill, or Reserve was wrong.
-        const EcmpRoutes::PortList last = routes.NextHops(numNodes - 1, numHosts - 1);
-        if (static_cast<size_t>(last.end() - routes.NextHops(0, 0).begin()) != total)
-        {
-            throw std::logic_error("ComputeEcmpRoutes: next-hop count mismatch");
         }
     }
     return routes;

@@ -4,6 +4,7 @@
 #include "sim/topology/topology.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,8 @@ class EcmpRoutes
     /// Empty when dst is unreachable from node, or node is the destination itself.
     PortList NextHops(uint32_t node, uint32_t dstHost) const
     {
-        size_t slot = static_cast<size_t>(node) * m_numHosts + dstHost;
-        return {m_ports.data() + m_offsets[slot], m_offsets[slot + 1] - m_offsets[slot]};
+        const Group& group = m_groups[m_groupOfSlot[static_cast<size_t>(node) * m_numHosts + dstHost]];
+        return {m_ports.data() + group.offset, group.size};
     }
 
     uint32_t NumNodes() const { return m_numNodes; }
@@ -44,15 +45,24 @@ class EcmpRoutes
 
     /// Used by ComputeEcmpRoutes: append the ports of (node, dst) in slot order.
     void Append(uint32_t node, uint32_t dstHost, const std::vector<uint32_t>& ports);
-    /// Optional, before the first Append: room for `numPorts` ports in all, so that building
-    /// large tables (a k=32 fat-tree holds ~2e8 ports) never reallocates.
-    void Reserve(size_t numPorts);
 
   private:
     uint32_t m_numNodes = 0;
     uint32_t m_numHosts = 0;
-    std::vector<uint32_t> m_offsets; // numNodes * numHosts + 1
+    struct Group
+    {
+        uint32_t offset = 0;
+        uint32_t size = 0;
+    };
+    // Each (node, destination) slot names a group: a distinct port set, stored once. A fat-tree
+    // has a handful of distinct sets, so a slot costs 4 bytes instead of a port list.
+    std::vector<uint32_t> m_groupOfSlot; // numNodes * numHosts
+    std::vector<Group> m_groups;
     std::vector<uint32_t> m_ports;
+    // Build time only (cleared once every slot is filled).
+    std::map<std::vector<uint32_t>, uint32_t> m_groupIds;
+    std::vector<uint32_t> m_lastPorts;
+    uint32_t m_lastGroup = 0;
 };
 
 /// Shortest-path ECMP next hops over the links and nodes that are up. `linkUp` and `nodeUp`
