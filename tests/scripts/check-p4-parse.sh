@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `incsim p4 parse` accepts a valid program (and dumps it), and rejects a bad one with exit 1
-# and a compiler-style file:line:col diagnostic with a caret.
+# `incsim p4 parse` and `incsim p4 check` accept a valid program (parse dumps it), and reject a
+# bad one with exit 1 and a compiler-style file:line:col diagnostic with a caret.
 set -euo pipefail
 incsim="$1"
 source_dir="$(cd "$2" && pwd)"
@@ -14,4 +14,12 @@ status=0
 [ "$status" -eq 1 ] || { echo "expected exit 1, got $status"; exit 1; }
 grep -qE "^tests/p4/bad/parser/for-loop.p4:[0-9]+:[0-9]+: error: .*for" "$work/err"
 grep -q "\^" "$work/err"
-echo "p4 parse ok"
+"$incsim" p4 check tests/p4/constructs/basic.p4 > "$work/ok"
+grep -q "basic.p4: ok" "$work/ok"
+status=0
+"$incsim" p4 check tests/p4/bad/checker/argument-type.p4 2> "$work/check-err" || status=$?
+[ "$status" -eq 1 ] || { echo "p4 check: expected exit 1, got $status"; exit 1; }
+expected="$(head -1 tests/p4/bad/checker/argument-type.p4 | sed 's|^// expect: |tests/p4/bad/checker/|')"
+[ "$(head -1 "$work/check-err")" = "$expected" ] \
+    || { echo "p4 check: expected '$expected', got:"; cat "$work/check-err"; exit 1; }
+echo "p4 parse and check ok"

@@ -3,6 +3,8 @@
 // Negative programs live in tests/p4/bad/{lexer,parser}/, one error each, with the expected
 // first error on their first line: `// expect: name.p4:LINE:COL: error: message`.
 
+#include "p4-test-support.h"
+
 #include "p4/compiler/ast.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/frontend.h"
@@ -22,6 +24,7 @@
 #include <vector>
 
 namespace p4 = incsim::p4;
+using namespace incsim::p4test;
 namespace ast = incsim::p4::ast;
 
 using p4::TokenKind;
@@ -29,7 +32,7 @@ using p4::TokenKind;
 namespace
 {
 
-const std::string kP4TestDir = std::string(INCSIM_SOURCE_DIR) + "/tests/p4";
+const std::string& kP4TestDir = P4TestDir();
 
 // Lexes text as if it were the file "test.p4" (no preprocessor).
 std::vector<p4::Token>
@@ -62,29 +65,6 @@ std::unique_ptr<ast::Expression>
 ParseExpr(const std::string& text, p4::Diagnostics& diags)
 {
     return p4::ParseExpression(LexText(text, diags), diags);
-}
-
-std::string
-FirstErrorLine(const p4::Diagnostics& diags)
-{
-    for (const p4::Diagnostic& diagnostic : diags.All())
-    {
-        if (diagnostic.severity == p4::Severity::Error)
-        {
-            std::string rendered = diags.Render(diagnostic);
-            return rendered.substr(0, rendered.find('\n'));
-        }
-    }
-    return "<no error>";
-}
-
-std::string
-ReadFile(const std::string& path)
-{
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 template <typename T>
@@ -127,32 +107,13 @@ CheckRoundTrip(const std::string& name, const std::string& text)
 size_t
 CheckNegativePrograms(const std::string& dir)
 {
-    std::vector<std::string> files;
-    for (const auto& entry : std::filesystem::directory_iterator(dir))
-    {
-        if (entry.is_regular_file() && entry.path().extension() == ".p4")
-        {
-            files.push_back(entry.path().filename().string());
-        }
-    }
-    std::sort(files.begin(), files.end());
-    for (const std::string& file : files)
-    {
-        std::string path = dir + "/" + file;
-        std::string text = ReadFile(path);
-        std::string firstLine = text.substr(0, text.find('\n'));
-        const std::string prefix = "// expect: ";
-        INFO(path);
-        REQUIRE(firstLine.compare(0, prefix.size(), prefix) == 0);
-        std::string expected = dir + "/" + firstLine.substr(prefix.size());
-
+    return ForEachNegativeProgram(dir, [](const std::string& path, const std::string& expected) {
         p4::Diagnostics diags;
         p4::ParseProgram(path, diags);
         INFO(diags.Render());
         CHECK(diags.HasErrors());
         CHECK(FirstErrorLine(diags) == expected);
-    }
-    return files.size();
+    });
 }
 
 const char* kMinimalProgram = R"(#include <core.p4>
@@ -720,13 +681,13 @@ TEST_CASE("the sample program's dump matches its golden file", "[p4][frontend]")
     p4::Diagnostics diags;
     auto program = p4::ParseProgram(kP4TestDir + "/constructs/basic.p4", diags);
     REQUIRE(program);
-    CHECK(program->DumpToString() == ReadFile(kP4TestDir + "/constructs/basic.p4.dump"));
+    CHECK(program->DumpToString() == ReadTextFile(kP4TestDir + "/constructs/basic.p4.dump"));
 }
 
 TEST_CASE("parse, dump and parse again gives the same dump", "[p4][frontend]")
 {
     CheckRoundTrip("minimal.p4", kMinimalProgram);
-    CheckRoundTrip("basic.p4", ReadFile(kP4TestDir + "/constructs/basic.p4"));
+    CheckRoundTrip("basic.p4", ReadTextFile(kP4TestDir + "/constructs/basic.p4"));
     CheckRoundTrip("expressions.p4", R"(#include <core.p4>
 const bit<8> A = 1;
 const bit<8> B = (A + 2) * 3 - -A;
@@ -1026,6 +987,6 @@ TEST_CASE("every program in tests/p4/constructs parses cleanly and round-trips",
         REQUIRE(program);
         CHECK(diags.All().empty());
         // Quoted includes resolve against the program's directory, so parse the text from there.
-        CheckRoundTrip(path, ReadFile(path));
+        CheckRoundTrip(path, ReadTextFile(path));
     }
 }

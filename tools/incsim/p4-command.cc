@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include "p4/compiler/checker.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/frontend.h"
 
@@ -63,6 +64,25 @@ AddP4Command(CLI::App& app)
         {
             throw P4Failure(fmt::format("{}: {} error(s)", args->program, diags.ErrorCount()));
         }
+    });
+
+    auto checked = std::make_shared<std::string>();
+    CLI::App* check = p4->add_subcommand(
+        "check", "Parse and type-check a P4_16 program (names, types, widths, arity, the subset)");
+    check->add_option("program", *checked, "P4 source file")->required();
+    check->callback([checked] {
+        p4::Diagnostics diags;
+        auto program = p4::ParseProgram(*checked, diags);
+        if (program && !diags.HasErrors())
+        {
+            p4::CheckProgram(*program, diags);
+        }
+        std::cerr << diags.Render();
+        if (diags.HasErrors())
+        {
+            throw P4Failure(fmt::format("{}: {} error(s)", *checked, diags.ErrorCount()));
+        }
+        fmt::print("{}: ok\n", *checked);
     });
 }
 

@@ -1,0 +1,19 @@
+// expect: unknown-field.p4:17:18: error: header 'ipv4_t' has no field 'dst'
+#include <core.p4>
+#include <v1model.p4>
+
+header ipv4_t {
+    bit<8> ttl;
+    bit<16> total_len;
+    bit<32> dst_addr;
+}
+
+struct headers_t {
+    ipv4_t ipv4;
+}
+
+control C(inout headers_t hdr) {
+    apply {
+        hdr.ipv4.dst = 0;
+    }
+}
