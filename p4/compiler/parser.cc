@@ -156,6 +156,11 @@ class Parser
     Ptr<ast::Declaration> ParseExtern();
     Ptr<ast::MethodDecl> ParseExternMember(const std::string& externName);
     Ptr<ast::Declaration> ParseParser();
+    /// What parser and control declarations share: `Name<T>(params)`; a `;` after it makes it a
+    /// type declaration, otherwise constructor parameters may follow and `parseBody` parses the
+    /// body, within the declaration's type scope.
+    template <typename TypeDecl, typename Decl, typename ParseBody>
+    Ptr<ast::Declaration> ParseParserOrControl(const char* what, ParseBody parseBody);
     Ptr<ast::ParserState> ParseState();
     Ptr<ast::TransitionStmt> ParseTransition();
     Ptr<ast::SelectExpr> ParseSelect();
@@ -1170,25 +1175,26 @@ Parser::ParseExternMember(const std::string& externName)
     return method;
 }
 
+template <typename TypeDecl, typename Decl, typename ParseBody>
 Ptr<ast::Declaration>
-Parser::ParseParser()
+Parser::ParseParserOrControl(const char* what, ParseBody parseBody)
 {
     Advance();
     SourceLocation nameLocation = Peek().location;
-    std::string name = ExpectName("a parser name");
+    std::string name = ExpectName(what);
     DeclareType(name);
     TypeScope scope(m_typeScopes);
     PtrList<ast::TypeParameter> typeParams = ParseTypeParams();
     PtrList<ast::Parameter> params = ParseParams();
     if (Accept(TokenKind::Semicolon))
     {
-        auto decl = Make<ast::ParserTypeDecl>(nameLocation);
-        decl->name = std::move(name);
-        decl->typeParams = std::move(typeParams);
-        decl->params = std::move(params);
-        return decl;
+        auto typeDecl = Make<TypeDecl>(nameLocation);
+        typeDecl->name = std::move(name);
+        typeDecl->typeParams = std::move(typeParams);
+        typeDecl->params = std::move(params);
+        return typeDecl;
     }
-    auto decl = Make<ast::ParserDecl>(nameLocation);
+    auto decl = Make<Decl>(nameLocation);
     decl->name = std::move(name);
     decl->typeParams = std::move(typeParams);
     decl->params = std::move(params);
@@ -1196,31 +1202,40 @@ Parser::ParseParser()
     {
         decl->constructorParams = ParseParams();
     }
-    const Token& open = Expect(TokenKind::LBrace);
-    ParseBraced(open, [&] {
-        // Annotations may belong to a state or to a local; look past them.
-        size_t save = m_pos;
-        ast::Annotations annotations = ParseAnnotations();
-        if (At(TokenKind::KwState))
-        {
-            m_pos = save;
-            decl->states.push_back(ParseState());
-            return;
-        }
-        if (!decl->states.empty())
-        {
-            Fail(Peek().location, "parser local declarations must come before the states");
-        }
-        if (Ptr<ast::Declaration> local = ParseLocalDeclaration(true))
-        {
-            for (auto& annotation : annotations)
-            {
-                local->annotations.push_back(std::move(annotation));
-            }
-            decl->locals.push_back(std::move(local));
-        }
-    });
+    parseBody(*decl);
     return decl;
+}
+
+Ptr<ast::Declaration>
+Parser::ParseParser()
+{
+    return ParseParserOrControl<ast::ParserTypeDecl, ast::ParserDecl>(
+        "a parser name", [&](ast::ParserDecl& decl) {
+            const Token& open = Expect(TokenKind::LBrace);
+            ParseBraced(open, [&] {
+                // Annotations may belong to a state or to a local; look past them.
+                size_t save = m_pos;
+                ast::Annotations annotations = ParseAnnotations();
+                if (At(TokenKind::KwState))
+                {
+                    m_pos = save;
+                    decl.states.push_back(ParseState());
+                    return;
+                }
+                if (!decl.states.empty())
+                {
+                    Fail(Peek().location, "parser local declarations must come before the states");
+                }
+                if (Ptr<ast::Declaration> local = ParseLocalDeclaration(true))
+                {
+                    for (auto& annotation : annotations)
+                    {
+                        local->annotations.push_back(std::move(annotation));
+                    }
+                    decl.locals.push_back(std::move(local));
+                }
+            });
+        });
 }
 
 Ptr<ast::ParserState>
@@ -1299,83 +1314,62 @@ Parser::ParseSelect()
 Ptr<ast::Declaration>
 Parser::ParseControl()
 {
-    Advance();
-    SourceLocation nameLocation = Peek().location;
-    std::string name = ExpectName("a control name");
-    DeclareType(name);
-    TypeScope scope(m_typeScopes);
-    PtrList<ast::TypeParameter> typeParams = ParseTypeParams();
-    PtrList<ast::Parameter> params = ParseParams();
-    if (Accept(TokenKind::Semicolon))
-    {
-        auto decl = Make<ast::ControlTypeDecl>(nameLocation);
-        decl->name = std::move(name);
-        decl->typeParams = std::move(typeParams);
-        decl->params = std::move(params);
-        return decl;
-    }
-    auto decl = Make<ast::ControlDecl>(nameLocation);
-    decl->name = std::move(name);
-    decl->typeParams = std::move(typeParams);
-    decl->params = std::move(params);
-    if (At(TokenKind::LParen))
-    {
-        decl->constructorParams = ParseParams();
-    }
-    const Token& open = Expect(TokenKind::LBrace);
-    ParseBraced(open, [&] {
-        ast::Annotations annotations = ParseAnnotations();
-        Ptr<ast::Declaration> local;
-        switch (Peek().kind)
-        {
-        case TokenKind::KwApply: {
-            if (decl->apply)
+    return ParseParserOrControl<ast::ControlTypeDecl, ast::ControlDecl>(
+        "a control name", [&](ast::ControlDecl& decl) {
+            const Token& open = Expect(TokenKind::LBrace);
+            ParseBraced(open, [&] {
+                ast::Annotations annotations = ParseAnnotations();
+                Ptr<ast::Declaration> local;
+                switch (Peek().kind)
+                {
+                case TokenKind::KwApply: {
+                    if (decl.apply)
+                    {
+                        Error(Peek().location, "control '" + decl.name + "' has two apply blocks");
+                    }
+                    Advance();
+                    decl.apply = ParseBlock();
+                    for (auto& annotation : annotations)
+                    {
+                        decl.apply->annotations.push_back(std::move(annotation));
+                    }
+                    return;
+                }
+                case TokenKind::KwAction:
+                    local = ParseAction();
+                    break;
+                case TokenKind::KwTable:
+                    local = ParseTable();
+                    break;
+                case TokenKind::KwState:
+                    Error(Peek().location, "a parser state cannot be declared in a control");
+                    SkipDeclaration();
+                    return;
+                default:
+                    if (decl.apply)
+                    {
+                        Fail(Peek().location,
+                             "declarations must come before the apply block of control '" +
+                                 decl.name + "'");
+                    }
+                    local = ParseLocalDeclaration(true);
+                    break;
+                }
+                if (local)
+                {
+                    for (auto& annotation : annotations)
+                    {
+                        local->annotations.push_back(std::move(annotation));
+                    }
+                    decl.locals.push_back(std::move(local));
+                }
+            });
+            if (!decl.apply)
             {
-                Error(Peek().location, "control '" + decl->name + "' has two apply blocks");
+                Error(decl.location, "control '" + decl.name + "' has no apply block");
+                decl.apply = Make<ast::BlockStmt>(decl.location);
             }
-            Advance();
-            decl->apply = ParseBlock();
-            for (auto& annotation : annotations)
-            {
-                decl->apply->annotations.push_back(std::move(annotation));
-            }
-            return;
-        }
-        case TokenKind::KwAction:
-            local = ParseAction();
-            break;
-        case TokenKind::KwTable:
-            local = ParseTable();
-            break;
-        case TokenKind::KwState:
-            Error(Peek().location, "a parser state cannot be declared in a control");
-            SkipDeclaration();
-            return;
-        default:
-            if (decl->apply)
-            {
-                Fail(Peek().location,
-                     "declarations must come before the apply block of control '" +
-                         decl->name + "'");
-            }
-            local = ParseLocalDeclaration(true);
-            break;
-        }
-        if (local)
-        {
-            for (auto& annotation : annotations)
-            {
-                local->annotations.push_back(std::move(annotation));
-            }
-            decl->locals.push_back(std::move(local));
-        }
-    });
-    if (!decl->apply)
-    {
-        Error(nameLocation, "control '" + decl->name + "' has no apply block");
-        decl->apply = Make<ast::BlockStmt>(nameLocation);
-    }
-    return decl;
+        });
 }
 
 Ptr<ast::PackageTypeDecl>
