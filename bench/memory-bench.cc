@@ -4,10 +4,12 @@
 #include "sim/runner/build-topology.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
-#include "sim/switch/l3-ecmp-pipeline.h"
+#include "sim/switch/ecmp-route-installer.h"
 #include "sim/topology/routing.h"
 #include "sim/trace/trace-outputs.h"
 #include "topologies/register.h"
+
+#include <SwitchPrograms.h>
 
 #include <ns3/simulator.h>
 
@@ -57,13 +59,15 @@ RoutingBytes(const Topology& topology)
 {
     int64_t heap0 = HeapInUse();
     EcmpRoutes routes = ComputeEcmpRoutes(topology, RouteMetric::Hops);
-    std::vector<std::unique_ptr<L3EcmpPipeline>> pipelines;
-    pipelines.reserve(topology.Switches().size());
+    const p4rt::GeneratedProgram forward =
+        p4rt::FindGeneratedProgram(p4gen::SwitchPrograms(), "forward");
+    std::vector<std::unique_ptr<p4rt::V1Program>> programs;
+    programs.reserve(topology.Switches().size());
     for (uint32_t node : topology.Switches())
     {
-        pipelines.push_back(
-            std::make_unique<L3EcmpPipeline>(node, topology.NumPorts(node), EcmpMode::PerFlow, 1));
-        pipelines.back()->InstallRoutes(routes);
+        programs.push_back(forward.create());
+        EcmpRouteInstaller(node, topology.NumPorts(node), EcmpMode::PerFlow, 1)
+            .InstallRoutes(routes, programs.back()->Control());
     }
     return HeapInUse() - heap0;
 }

@@ -226,4 +226,15 @@ SourceManager::IsUnderSystemDirectory(const std::string& name) const
     return false;
 }
 
+std::vector<std::string>
+SourceManager::FileNames() const
+{
+    std::vector<std::string> names;
+    for (const auto& [name, file] : m_files)
+    {
+        names.push_back(name);
+    }
+    return names;
+}
+
 } // namespace incsim::p4

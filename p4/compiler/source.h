@@ -82,6 +82,9 @@ class SourceManager
     /// Files under `dir` are marked as system (architecture) includes.
     void AddSystemDirectory(std::string dir);
 
+    /// The names of every file touched so far, sorted (a program's includes, for depfiles).
+    std::vector<std::string> FileNames() const;
+
   private:
     bool IsUnderSystemDirectory(const std::string& name) const;
 

@@ -142,6 +142,26 @@ ReflectedCrcTable(T reflectedPoly)
 constexpr auto kCrc16Table = ReflectedCrcTable<uint16_t>(0xA001);  // 0x8005 reflected
 constexpr auto kCrc32Table = ReflectedCrcTable<uint32_t>(0xEDB88320u);  // 0x04C11DB7 reflected
 
+// Slicing-by-8: table k advances a byte through k further zero bytes, so eight bytes cost
+// eight independent lookups instead of a chain of eight.
+constexpr std::array<std::array<uint32_t, 256>, 8>
+SlicedCrc32Tables()
+{
+    std::array<std::array<uint32_t, 256>, 8> tables{};
+    tables[0] = kCrc32Table;
+    for (size_t k = 1; k < 8; ++k)
+    {
+        for (unsigned i = 0; i < 256; ++i)
+        {
+            const uint32_t previous = tables[k - 1][i];
+            tables[k][i] = (previous >> 8) ^ kCrc32Table[previous & 0xFF];
+        }
+    }
+    return tables;
+}
+
+constexpr auto kCrc32Sliced = SlicedCrc32Tables();
+
 } // namespace
 
 uint16_t
@@ -159,7 +179,18 @@ uint32_t
 Crc32(const uint8_t* data, size_t len)
 {
     uint32_t crc = 0xFFFFFFFFu;
-    for (size_t i = 0; i < len; ++i)
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8)
+    {
+        const uint8_t* p = data + i;
+        const uint32_t low = crc ^ (uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
+                                    uint32_t{p[3]} << 24);
+        crc = kCrc32Sliced[7][low & 0xFF] ^ kCrc32Sliced[6][(low >> 8) & 0xFF] ^
+              kCrc32Sliced[5][(low >> 16) & 0xFF] ^ kCrc32Sliced[4][low >> 24] ^
+              kCrc32Sliced[3][p[4]] ^ kCrc32Sliced[2][p[5]] ^ kCrc32Sliced[1][p[6]] ^
+              kCrc32Sliced[0][p[7]];
+    }
+    for (; i < len; ++i)
     {
         crc = (crc >> 8) ^ kCrc32Table[(crc ^ data[i]) & 0xFF];
     }

@@ -16,6 +16,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -245,7 +246,8 @@ inline uint64_t HashWithBase(HashAlgorithm algo, uint64_t base, const uint8_t* d
 /// Builds the bytes BMv2 hashes for a field list: the fields' bits concatenated MSB-first
 /// with no padding between them, and the last byte zero-filled at its low end (BMv2's
 /// BufBuilder deparses from bit 0 and pads at the END, not the front). A bit<7> field alone
-/// hashes as one byte holding value << 1. No allocation: the buffer is inline.
+/// hashes as one byte holding value << 1. No allocation: the buffer is inline, and only the
+/// bytes appended to are ever cleared.
 class HashInput
 {
   public:
@@ -255,6 +257,7 @@ class HashInput
     void Append(uint64_t value, unsigned width)
     {
         assert(m_bits + width <= kMaxBytes * 8);
+        ClearUpTo(m_bits + width);
         InsertBits(m_buf.data(), m_bits, width, value);
         m_bits += width;
     }
@@ -263,6 +266,7 @@ class HashInput
     void Append(const WideBits<N>& value)
     {
         assert(m_bits + N <= kMaxBytes * 8);
+        ClearUpTo(m_bits + N);
         value.Insert(m_buf.data(), m_bits);
         m_bits += N;
     }
@@ -272,8 +276,21 @@ class HashInput
     size_t Bits() const { return m_bits; }
 
   private:
-    std::array<uint8_t, kMaxBytes> m_buf{};
+    /// Zeroes the bytes the first `bits` bits occupy that are not cleared yet (InsertBits
+    /// keeps the bits around a field, so they must be defined), eight at a time.
+    void ClearUpTo(size_t bits)
+    {
+        const size_t end = std::min(kMaxBytes, (BytesForBits(bits) + 7) / 8 * 8);
+        if (end > m_cleared)
+        {
+            std::memset(m_buf.data() + m_cleared, 0, end - m_cleared);
+            m_cleared = end;
+        }
+    }
+
+    std::array<uint8_t, kMaxBytes> m_buf;
     size_t m_bits = 0;
+    size_t m_cleared = 0;
 };
 
 } // namespace incsim::p4rt

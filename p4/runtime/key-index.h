@@ -14,6 +14,42 @@
 namespace incsim::p4rt
 {
 
+/// Byte-wise equality of two keys, with overlapping word loads for the short keys tables use
+/// (a library memcmp call costs more than the comparison itself).
+inline bool KeysEqual(const uint8_t* a, const uint8_t* b, size_t n)
+{
+    const auto load64 = [](const uint8_t* p) {
+        uint64_t v;
+        std::memcpy(&v, p, 8);
+        return v;
+    };
+    const auto load32 = [](const uint8_t* p) {
+        uint32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+    };
+    if (n >= 8 && n <= 16)
+    {
+        return load64(a) == load64(b) && load64(a + n - 8) == load64(b + n - 8);
+    }
+    if (n >= 4 && n < 8)
+    {
+        return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+    }
+    if (n < 4)
+    {
+        for (size_t i = 0; i < n; ++i)
+        {
+            if (a[i] != b[i])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+    return std::memcmp(a, b, n) == 0;
+}
+
 /// A fast 64-bit hash of a short byte string, in the style of wyhash: 16 bytes per
 /// multiply-fold round, overlapping loads for the tail, so keys of any length cost a handful
 /// of multiplications and no branches per byte. Not for adversarial input.
@@ -89,7 +125,7 @@ class KeyIndex
             {
                 return kNone;
             }
-            if (b.tag == tag && std::memcmp(arena + size_t(b.slot) * keyBytes, key, keyBytes) == 0)
+            if (b.tag == tag && KeysEqual(arena + size_t(b.slot) * keyBytes, key, keyBytes))
             {
                 return b.slot;
             }

@@ -49,6 +49,7 @@ FramePool::Clone(const Frame& source)
     copy->wireLength = source.wireLength;
     copy->meta = source.meta;
     std::memcpy(copy->data, source.data, source.length);
+    std::memcpy(copy->pipelineState, source.pipelineState, sizeof(source.pipelineState));
     copy->uid = uid;
     return copy;
 }

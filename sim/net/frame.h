@@ -26,6 +26,7 @@ struct StandardMetadata
     uint16_t replicationId = 0;
     /// Strict priority: the highest non-empty queue is served first.
     uint8_t priority = 0;
+    /// v1model instance_type: 0 normal, 1 ingress clone, 5 multicast replica, 6 resubmit ...
     uint8_t instanceType = 0;
     uint32_t packetLength = 0;
     /// Simulated time (ps) the frame entered the ingress pipeline.
@@ -40,6 +41,9 @@ struct StandardMetadata
 struct Frame
 {
     static constexpr uint32_t kCapacity = 960;
+    /// Bytes a switch program may keep with the frame from its parser to its deparser (the
+    /// parsed headers and metadata of a generated P4 pipeline; see sim/switch/p4-pipeline.h).
+    static constexpr uint32_t kPipelineStateCapacity = 1024;
 
     uint64_t uid = 0;
     /// Simulated time (ps) at which the sending host handed the frame to its NIC.
@@ -48,6 +52,7 @@ struct Frame
     uint32_t wireLength = 0;
     StandardMetadata meta;
     uint8_t data[kCapacity];
+    alignas(8) uint8_t pipelineState[kPipelineStateCapacity];
 };
 
 class FramePool;

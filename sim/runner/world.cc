@@ -9,10 +9,12 @@
 #include "sim/net/frame.h"
 #include "sim/net/link.h"
 #include "sim/scenario/scenario.h"
-#include "sim/switch/l3-ecmp-pipeline.h"
+#include "sim/switch/ecmp-route-installer.h"
+#include "sim/switch/p4-pipeline.h"
 #include "sim/switch/switch-device.h"
 #include "sim/trace/trace-outputs.h"
 
+#include <SwitchPrograms.h>
 #include <ns3/simulator.h>
 #include <ns3/nstime.h>
 #include <ns3/uinteger.h>
@@ -46,8 +48,12 @@ World::World(const Scenario& scenario, Topology topology, TraceOutputs& traces)
     EcmpMode mode =
         routing.String("ecmp") == "per-packet" ? EcmpMode::PerPacket : EcmpMode::PerFlow;
     uint64_t seed = m_seed;
-    SetPipelineFactory([mode, seed](SwitchDevice& device) {
-        return std::make_unique<L3EcmpPipeline>(device.NodeId(), device.NumPorts(), mode, seed);
+    const p4rt::GeneratedProgram program =
+        p4rt::FindGeneratedProgram(p4gen::SwitchPrograms(), "forward");
+    SetPipelineFactory([mode, seed, program](SwitchDevice& device) {
+        return std::make_unique<P4Pipeline>(
+            device, program.create(),
+            std::make_unique<EcmpRouteInstaller>(device.NodeId(), device.NumPorts(), mode, seed));
     });
     RecomputeRoutes();
     if (routing.Bool("require_dag"))

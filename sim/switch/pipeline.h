@@ -3,6 +3,8 @@
 
 #include "sim/net/frame.h"
 
+#include "p4/runtime/control-plane.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,7 +21,8 @@ constexpr uint32_t kDropPort = 511;
 /// The programmable part of a switch: one object per switch, holding its own tables and
 /// registers. The switch calls Ingress for every arriving frame and Egress for every frame the
 /// traffic manager dequeues; both work in place on the frame bytes and frame.meta.
-/// Implementations: the built-in L3/ECMP forwarder and the C++ generated from P4 programs.
+/// The implementation is P4Pipeline (C++ generated from a P4 program); tests may plug in
+/// their own.
 class SwitchPipeline
 {
   public:
@@ -39,6 +42,12 @@ class SwitchPipeline
     virtual void PortStatusChanged(uint32_t port, bool up) {}
     /// The switch crashed: all soft state (registers, learned entries) is lost.
     virtual void Reset() {}
+    /// The copies multicast group `group` makes (egress port and replication id each);
+    /// nullptr if there is no such group.
+    virtual const std::vector<p4rt::Replica>* MulticastGroup(uint16_t group) const
+    {
+        return nullptr;
+    }
 
     virtual std::string Name() const = 0;
 };

@@ -3,6 +3,8 @@
 #include "sim/core/sim-time.h"
 #include "sim/net/egress-port.h"
 
+#include "p4/runtime/v1model.h"
+
 #include <ns3/boolean.h>
 #include <ns3/simulator.h>
 #include <ns3/uinteger.h>
@@ -64,12 +66,6 @@ SwitchDevice::SetPipeline(std::unique_ptr<SwitchPipeline> pipeline)
 }
 
 void
-SwitchDevice::SetMulticastGroup(uint16_t group, std::vector<uint32_t> ports)
-{
-    m_multicastGroups[group] = std::move(ports);
-}
-
-void
 SwitchDevice::ReceiveFrame(FramePtr frame, uint32_t port)
 {
     if (!m_up)
@@ -125,20 +121,25 @@ SwitchDevice::Dispatch(FramePtr frame)
     const StandardMetadata& meta = frame->meta;
     if (meta.mcastGroup != 0)
     {
-        auto it = m_multicastGroups.find(meta.mcastGroup);
-        if (it == m_multicastGroups.end() || it->second.empty())
+        const std::vector<p4rt::Replica>* replicas = m_pipeline->MulticastGroup(meta.mcastGroup);
+        if (!replicas || replicas->empty())
         {
             Drop(*frame, meta.ingressPort, DropReason::NoRoute);
             return;
         }
-        const auto& ports = it->second;
-        for (size_t i = 0; i < ports.size(); ++i)
+        for (size_t i = 0; i < replicas->size(); ++i)
         {
-            FramePtr replica = i + 1 == ports.size() ? std::move(frame)
-                                                     : FramePool::Instance().Clone(*frame);
-            replica->meta.egressPort = ports[i];
-            replica->meta.replicationId = static_cast<uint16_t>(i + 1);
-            if (m_ports[ports[i]]->Enqueue(std::move(replica)))
+            const p4rt::Replica& target = (*replicas)[i];
+            if (target.port >= m_ports.size())
+            {
+                continue;
+            }
+            FramePtr replica = i + 1 == replicas->size() ? std::move(frame)
+                                                         : FramePool::Instance().Clone(*frame);
+            replica->meta.egressPort = target.port;
+            replica->meta.replicationId = static_cast<uint16_t>(target.rid);
+            replica->meta.instanceType = static_cast<uint8_t>(p4rt::InstanceType::Replication);
+            if (m_ports[target.port]->Enqueue(std::move(replica)))
             {
                 ++m_counters.forwarded;
             }

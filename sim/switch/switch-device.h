@@ -59,7 +59,6 @@ class SwitchDevice : public NetworkNode, public TransmitHook
     uint32_t Priorities() const { return m_priorities; }
     ns3::Time PipelineDelay() const { return m_pipelineDelay; }
 
-    void SetMulticastGroup(uint16_t group, std::vector<uint32_t> ports);
     void SetCpuHandler(CpuHandler handler) { m_cpuHandler = std::move(handler); }
     /// Packet-in from the CPU: the frame runs through the ingress pipeline as if it had
     /// arrived on the CPU port.
@@ -89,7 +88,6 @@ class SwitchDevice : public NetworkNode, public TransmitHook
     ns3::Time m_pipelineDelay;
 
     std::unique_ptr<SwitchPipeline> m_pipeline;
-    std::map<uint16_t, std::vector<uint32_t>> m_multicastGroups;
 
     CpuHandler m_cpuHandler;
     RingBuffer<FramePtr> m_cpuQueue;

@@ -28,13 +28,19 @@ using namespace incsim::test;
 namespace
 {
 
-/// Replicates everything to multicast group 1, records egress replication ids.
+/// Replicates everything to multicast group 1 (ports 1, 2, 3 with replica ids 1, 2, 3),
+/// records egress replication ids.
 class MulticastPipeline : public SwitchPipeline
 {
   public:
     std::vector<uint16_t>* replicas;
+    std::vector<p4rt::Replica> group{{1, 1}, {2, 2}, {3, 3}};
     void Ingress(Frame& frame) override { frame.meta.mcastGroup = 1; }
     void Egress(Frame& frame) override { replicas->push_back(frame.meta.replicationId); }
+    const std::vector<p4rt::Replica>* MulticastGroup(uint16_t id) const override
+    {
+        return id == 1 ? &group : nullptr;
+    }
     std::string Name() const override { return "test-multicast"; }
 };
 
@@ -84,7 +90,6 @@ TEST_CASE("multicast replicates to every port of the group with distinct replica
         pipeline->replicas = &replicas;
         return pipeline;
     });
-    star.Switch().SetMulticastGroup(1, {1, 2, 3});
     std::vector<uint8_t> payload{1, 2, 3, 4, 5, 6, 7, 8};
     AtPs(Us(1), [&] { star.Send(0, 1, payload); });
     ns3::Simulator::Run();

@@ -1,11 +1,18 @@
 #include "commands.h"
 
 #include "p4/compiler/checker.h"
+#include "p4/compiler/compile.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/frontend.h"
+#include "p4/runtime/error.h"
+#include "p4/runtime/v1model-switch.h"
 
+#include <SwitchPrograms.h>
+#include <TestPrograms.h>
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace incsim::cli
@@ -20,6 +27,54 @@ class P4Failure : public std::runtime_error
   public:
     using std::runtime_error::runtime_error;
 };
+
+/// The compiled-in program generated from `path`: matched by source file, then checked to be
+/// what compiling `path` now gives (so a stale build is an error, not a wrong test result).
+p4rt::GeneratedProgram
+CompiledProgram(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::vector<p4rt::GeneratedProgram> programs = p4gen::SwitchPrograms();
+    for (auto& program : p4gen::TestPrograms())
+    {
+        programs.push_back(std::move(program));
+    }
+    std::error_code error;
+    const fs::path wanted = fs::weakly_canonical(path, error);
+    for (const auto& program : programs)
+    {
+        const fs::path source =
+            fs::weakly_canonical(fs::path(INCSIM_SOURCE_DIR) / program.info.source, error);
+        if (source != wanted)
+        {
+            continue;
+        }
+        p4::Diagnostics diags;
+        const p4::CompileResult now =
+            p4::CompileProgram(path, diags, {program.info.name, program.info.source});
+        if (!now.code)
+        {
+            std::cerr << diags.Render();
+            throw P4Failure(fmt::format("{}: {} error(s)", path, diags.ErrorCount()));
+        }
+        if (now.code->source.find(fmt::format("UINT64_C(0x{:x})", program.info.codeHash)) ==
+            std::string::npos)
+        {
+            throw P4Failure(fmt::format("{} has changed since incsim was built; rebuild it "
+                                        "(cmake --build build) to test the new version",
+                                        path));
+        }
+        return program;
+    }
+    std::string known;
+    for (const auto& program : programs)
+    {
+        known += "\n  " + program.info.source;
+    }
+    throw P4Failure(fmt::format("{} is not compiled into incsim. Programs are compiled at build "
+                                "time from p4/*.p4 and tests/p4/programs/*.p4; these are:{}",
+                                path, known));
+}
 
 } // namespace
 
@@ -83,6 +138,82 @@ AddP4Command(CLI::App& app)
             throw P4Failure(fmt::format("{}: {} error(s)", *checked, diags.ErrorCount()));
         }
         fmt::print("{}: ok\n", *checked);
+    });
+
+    struct CompileArgs
+    {
+        std::string program;
+        std::string outDir;
+    };
+    auto compileArgs = std::make_shared<CompileArgs>();
+    CLI::App* compile = p4->add_subcommand(
+        "compile", "Compile a P4_16 program to C++ (what the build generates), for inspection");
+    compile->add_option("program", compileArgs->program, "P4 source file")->required();
+    compile->add_option("-o,--out-dir", compileArgs->outDir,
+                        "Write NAME.h and NAME.cc here instead of printing the source");
+    compile->callback([compileArgs] {
+        p4::Diagnostics diags;
+        const p4::CompileResult result = p4::CompileProgram(compileArgs->program, diags);
+        std::cerr << diags.Render();
+        if (!result.code)
+        {
+            throw P4Failure(fmt::format("{}: {} error(s)", compileArgs->program,
+                                        diags.ErrorCount()));
+        }
+        if (compileArgs->outDir.empty())
+        {
+            std::cout << result.code->source;
+            return;
+        }
+        const std::string name = p4::ProgramNameForPath(compileArgs->program);
+        std::filesystem::create_directories(compileArgs->outDir);
+        std::ofstream(compileArgs->outDir + "/" + name + ".h") << result.code->header;
+        std::ofstream(compileArgs->outDir + "/" + name + ".cc") << result.code->source;
+        fmt::print("wrote {0}/{1}.h and {0}/{1}.cc\n", compileArgs->outDir, name);
+    });
+
+    struct TestArgs
+    {
+        std::string program;
+        std::vector<std::string> scripts;
+    };
+    auto testArgs = std::make_shared<TestArgs>();
+    CLI::App* test = p4->add_subcommand(
+        "test", "Run STF scripts against a compiled-in P4 program (a v1model switch, no ns-3)");
+    test->add_option("program", testArgs->program, "P4 source file")->required();
+    test->add_option("scripts", testArgs->scripts, "STF files")->required();
+    test->callback([testArgs] {
+        const p4rt::GeneratedProgram program = CompiledProgram(testArgs->program);
+        size_t failed = 0;
+        for (const std::string& path : testArgs->scripts)
+        {
+            p4rt::StfScript script;
+            try
+            {
+                script = p4rt::ParseStfFile(path);
+            }
+            catch (const p4rt::Error& error)
+            {
+                throw P4Failure(error.what());
+            }
+            p4rt::V1SwitchTarget target(program.create());
+            const p4rt::StfResult result = p4rt::RunStf(script, target);
+            if (result.Passed())
+            {
+                fmt::print("{}: passed\n", path);
+            }
+            else
+            {
+                ++failed;
+                std::cerr << result.Report(path);
+                fmt::print("{}: FAILED ({} failure(s))\n", path, result.failures.size());
+            }
+        }
+        if (failed > 0)
+        {
+            throw P4Failure(fmt::format("{} of {} STF script(s) failed", failed,
+                                        testArgs->scripts.size()));
+        }
     });
 }
 

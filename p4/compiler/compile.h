@@ -1,0 +1,33 @@
+#ifndef INCSIM_P4_COMPILER_COMPILE_H
+#define INCSIM_P4_COMPILER_COMPILE_H
+
+// The whole compiler in one call: preprocess, parse, check, generate C++.
+
+#include "p4/compiler/cpp-backend.h"
+#include "p4/compiler/frontend.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace incsim::p4
+{
+
+class Diagnostics;
+
+struct CompileResult
+{
+    std::optional<CppCode> code;  // nullopt when diags has errors
+    /// Every file the program read (itself and its includes), for build-system depfiles.
+    std::vector<std::string> dependencies;
+};
+
+/// Compiles the program at `path`. Empty fields of `backend` default to
+/// ProgramNameForPath(path) and `path` itself.
+CompileResult CompileProgram(const std::string& path, Diagnostics& diags,
+                             CppBackendOptions backend = {},
+                             const FrontendOptions& options = {});
+
+} // namespace incsim::p4
+
+#endif

@@ -1,0 +1,60 @@
+#ifndef INCSIM_P4_COMPILER_CPP_BACKEND_H
+#define INCSIM_P4_COMPILER_CPP_BACKEND_H
+
+// The C++ back end: turns a checked v1model program into one C++ class implementing
+// p4rt::V1Program (p4/runtime/v1model.h).
+//
+//   auto program = ParseProgram(path, diags);
+//   if (program && !diags.HasErrors() && CheckProgram(*program, diags))
+//       if (auto code = GenerateCpp(*program, {"forward", path}, diags)) write code->source;
+//
+// What comes out, for a program called `forward`:
+//  - header: declares `incsim::p4gen::forward::Program()`, returning the GeneratedProgram
+//    (info and factory);
+//  - source: headers and structs as C++ structs (bit<N> fields in the smallest unsigned
+//    integer, wider ones in p4rt::WideBits<N>, a `valid` flag per header), a per-packet State
+//    (hdr, meta, standard metadata), and the program class: the parser as a goto state
+//    machine, each action and table apply as a member function, the deparser writing the
+//    emitted headers and moving the payload once.
+//
+// Names from the program get a trailing underscore (`ttl_`), so they never collide with C++
+// keywords or with the generated code's own names, which never end in one. Tables, actions
+// and externs are numbered in declaration order (`table3_ipv4_route`).
+//
+// A construct outside incsim's subset (meters, action selectors, range match kinds, random,
+// digest, ...) is an error at its location that names it; GenerateCpp then returns nullopt.
+
+#include "p4/compiler/ast.h"
+
+#include <optional>
+#include <string>
+
+namespace incsim::p4
+{
+
+class Diagnostics;
+
+struct CppBackendOptions
+{
+    /// The program's name: a C++ identifier (the .p4 file name without extension, with
+    /// non-identifier characters replaced by '_').
+    std::string name;
+    /// The source path recorded in the program's info.
+    std::string sourcePath;
+};
+
+struct CppCode
+{
+    std::string header;
+    std::string source;
+};
+
+std::optional<CppCode> GenerateCpp(const ast::Program& program, const CppBackendOptions& options,
+                                   Diagnostics& diags);
+
+/// The program name CppBackendOptions expects for a .p4 path: "p4/my-prog.p4" -> "my_prog".
+std::string ProgramNameForPath(const std::string& path);
+
+} // namespace incsim::p4
+
+#endif

@@ -1,0 +1,75 @@
+#ifndef INCSIM_SWITCH_P4_PIPELINE_H
+#define INCSIM_SWITCH_P4_PIPELINE_H
+
+#include "sim/switch/pipeline.h"
+
+#include "p4/runtime/v1model.h"
+
+#include <memory>
+#include <string>
+
+namespace incsim
+{
+
+class SwitchDevice;
+
+/// Decides what a switch's tables hold for the routes computed on the topology, through the
+/// program's control plane (as a routing controller would). See EcmpRouteInstaller.
+class RouteInstaller
+{
+  public:
+    virtual ~RouteInstaller() = default;
+    virtual void InstallRoutes(const EcmpRoutes& routes, p4rt::ControlPlane& control) = 0;
+    virtual void PortStatusChanged(uint32_t port, bool up, p4rt::ControlPlane& control) = 0;
+};
+
+/// A switch running C++ generated from a P4 program (v1model).
+///
+/// The frame stays parsed from ingress to egress: the program's per-packet state (headers,
+/// metadata) travels in Frame::pipelineState through the traffic manager, and the deparser
+/// rewrites the frame bytes once, at the end of egress. Multicast groups and clone sessions are
+/// the program's (its ControlPlane's). Resubmit and ingress-to-egress and egress-to-egress
+/// clones are modelled; recirculation is not (a packet asking for it is dropped and counted
+/// in UnsupportedRequests()).
+///
+/// Drop reasons: when the program drops a packet and has a user metadata field
+/// `drop_reason`, 1 means no route and 2 TTL expired (see p4/forward.p4); anything else is a
+/// program drop.
+class P4Pipeline : public SwitchPipeline
+{
+  public:
+    /// Throws ConfigError if the program's per-packet state does not fit in a Frame.
+    P4Pipeline(SwitchDevice& device, std::unique_ptr<p4rt::V1Program> program,
+               std::unique_ptr<RouteInstaller> routes = nullptr);
+
+    void Ingress(Frame& frame) override;
+    void Egress(Frame& frame) override;
+    void InstallRoutes(const EcmpRoutes& routes) override;
+    void PortStatusChanged(uint32_t port, bool up) override;
+    void Reset() override;
+    const std::vector<p4rt::Replica>* MulticastGroup(uint16_t group) const override;
+    std::string Name() const override;
+
+    p4rt::V1Program& Program() { return *m_program; }
+    p4rt::ControlPlane& Control() { return m_program->Control(); }
+    uint64_t UnsupportedRequests() const { return m_unsupported; }
+
+    /// Passes through ingress a packet may make by resubmitting itself.
+    static constexpr int kMaxResubmits = 8;
+
+  private:
+    void SetDropReason(Frame& frame) const;
+    void CloneFromIngress(const Frame& frame, uint32_t session, uint8_t fieldList);
+    void CloneFromEgress(const Frame& frame, uint32_t session, uint8_t fieldList);
+
+    SwitchDevice& m_device;
+    std::unique_ptr<p4rt::V1Program> m_program;
+    std::unique_ptr<RouteInstaller> m_routes;
+    const p4rt::V1Program::MetadataField* m_dropReason = nullptr;
+    alignas(8) uint8_t m_scratch[Frame::kPipelineStateCapacity];
+    uint64_t m_unsupported = 0;
+};
+
+} // namespace incsim
+
+#endif

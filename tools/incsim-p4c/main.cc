@@ -1,0 +1,100 @@
+// incsim-p4c: the build-time P4 compiler. CMake runs it on every program (see
+// cmake/P4Programs.cmake); `incsim p4 compile` is the same compiler for people.
+//
+//   incsim-p4c PROGRAM.p4 --name NAME --out-dir DIR [--depfile FILE] [--source-name PATH]
+//
+// Writes DIR/NAME.h and DIR/NAME.cc (only when their contents change, so an edit that does not
+// change the generated code rebuilds nothing) and a Make-style depfile listing the includes.
+
+#include "p4/compiler/compile.h"
+#include "p4/compiler/diagnostics.h"
+
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace
+{
+
+bool
+WriteIfChanged(const std::string& path, const std::string& text)
+{
+    std::ifstream existing(path, std::ios::binary);
+    if (existing)
+    {
+        std::ostringstream current;
+        current << existing.rdbuf();
+        if (current.str() == text)
+        {
+            return true;
+        }
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    return static_cast<bool>(out);
+}
+
+std::string
+EscapeMake(const std::string& path)
+{
+    std::string out;
+    for (char c : path)
+    {
+        if (c == ' ' || c == '#')
+        {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    CLI::App app{"incsim's P4_16 compiler: v1model program -> C++ (build-time tool)"};
+    std::string program;
+    std::string name;
+    std::string outDir;
+    std::string depfile;
+    std::string sourceName;
+    app.add_option("program", program, "P4 source file")->required();
+    app.add_option("--name", name, "Program name (a C++ identifier)")->required();
+    app.add_option("--out-dir", outDir, "Directory for NAME.h and NAME.cc")->required();
+    app.add_option("--depfile", depfile, "Write a Make-style depfile here");
+    app.add_option("--source-name", sourceName, "Source path recorded in the program's info");
+    CLI11_PARSE(app, argc, argv);
+
+    incsim::p4::Diagnostics diags;
+    incsim::p4::CompileResult result =
+        incsim::p4::CompileProgram(program, diags, {name, sourceName});
+    std::cerr << diags.Render();
+    if (!result.code)
+    {
+        return 1;
+    }
+    const std::string header = outDir + "/" + name + ".h";
+    const std::string source = outDir + "/" + name + ".cc";
+    if (!WriteIfChanged(header, result.code->header) || !WriteIfChanged(source, result.code->source))
+    {
+        std::cerr << "incsim-p4c: cannot write into " << outDir << "\n";
+        return 1;
+    }
+    if (!depfile.empty())
+    {
+        std::string deps = EscapeMake(source) + ":";
+        for (const std::string& file : result.dependencies)
+        {
+            if (!file.empty() && file[0] != '<')
+            {
+                deps += " \\\n  " + EscapeMake(file);
+            }
+        }
+        WriteIfChanged(depfile, deps + "\n");
+    }
+    return 0;
+}
