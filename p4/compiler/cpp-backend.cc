@@ -2162,9 +2162,16 @@ class Generator
             {
                 out.Line(line);
             }
+            // identity over whole bytes, up to 8 of them, is the packed value itself.
+            const bool identity = algorithm == "p4rt::HashAlgorithm::Identity" && bits % 8 == 0 &&
+                                  bits <= 64 && bits > 0;
+            const std::string hashed =
+                identity ? fmt::format("p4rt::LoadBigEndian({}, {})", input, bits / 8)
+                         : fmt::format("p4rt::ComputeHash({}, {}, {})", algorithm, input,
+                                       (bits + 7) / 8);
             out.Line(fmt::format("{} = {};", target,
-                                 Masked(fmt::format("p4rt::HashWithBase({}, {}, {}, {}, {})",
-                                                    algorithm, base, input, (bits + 7) / 8, max),
+                                 Masked(fmt::format("p4rt::ReduceHash({}, {}, {})", hashed, base,
+                                                    max),
                                         width)));
             out.Close();
         }
@@ -2365,45 +2372,124 @@ class Generator
         }
     }
 
+    /// ExtractHeader and EmitHeader for one header type. Fields are grouped into runs that
+    /// start and end on byte boundaries (version ++ ihl, flags ++ fragOffset) and span at most
+    /// 64 bits, so each run is one big-endian load or store plus shifts; a run that cannot be
+    /// closed within 64 bits falls back to bit-level access per field.
     void EmitHeaderCodec(const StructLikeDecl& header, CodeWriter& out)
     {
         const std::string type = StructName(header);
         HeaderBytes(header);
         CodeWriter extract;
         CodeWriter emit;
+        struct Field
+        {
+            std::string name;
+            std::string storage;
+            unsigned width;
+        };
+        std::vector<Field> run;
+        unsigned runStart = 0;
+        unsigned runBits = 0;
+        bool needsClear = false;
+        const auto flushRun = [&]() {
+            if (run.empty())
+            {
+                return;
+            }
+            if (run.size() == 1)
+            {
+                extract.Line(fmt::format("{} = static_cast<{}>(p4rt::LoadBigEndian(p + {}, {}));",
+                                         run[0].name, run[0].storage, runStart / 8, runBits / 8));
+                emit.Line(fmt::format("p4rt::StoreBigEndian(p + {}, {}, {});", runStart / 8,
+                                      run[0].name, runBits / 8));
+            }
+            else
+            {
+                extract.Line(fmt::format("const uint64_t run{} = p4rt::LoadBigEndian(p + {}, {});",
+                                         runStart / 8, runStart / 8, runBits / 8));
+                std::string packed;
+                unsigned shift = runBits;
+                for (const Field& field : run)
+                {
+                    shift -= field.width;
+                    extract.Line(fmt::format("{} = static_cast<{}>((run{} >> {}) & {});", field.name,
+                                             field.storage, runStart / 8, shift,
+                                             Hex(field.width >= 64 ? ~uint64_t{0} : (uint64_t{1} << field.width) - 1)));
+                    packed += fmt::format("{}(uint64_t{{{}}} << {})", packed.empty() ? "" : " | ",
+                                          field.name, shift);
+                }
+                emit.Line(fmt::format("p4rt::StoreBigEndian(p + {}, {}, {});", runStart / 8,
+                                      packed, runBits / 8));
+            }
+            run.clear();
+            runBits = 0;
+        };
         unsigned offset = 0;
         for (const auto& field : header.fields)
         {
             const unsigned width = Width(field->type.get());
             const std::string name = "h." + field->name + "_";
-            if (width > 64)
+            const std::string storage = StorageType(field->type.get(), field->location);
+            if (run.empty())
             {
-                extract.Line(fmt::format("{} = p4rt::WideBits<{}>::Extract(p, {});", name, width,
-                                         offset));
-                emit.Line(fmt::format("{}.Insert(p, {});", name, offset));
+                runStart = offset;
             }
-            else if (offset % 8 == 0 && width % 8 == 0)
+            if (width > 64 || runStart % 8 != 0 || runBits + width > 64)
             {
-                extract.Line(fmt::format("{} = static_cast<{}>(p4rt::LoadBigEndian(p + {}, {}));",
-                                         name, StorageType(field->type.get(), field->location),
-                                         offset / 8, width / 8));
-                emit.Line(fmt::format("p4rt::StoreBigEndian(p + {}, {}, {});", offset / 8, name,
-                                      width / 8));
+                // Not part of a byte-aligned run of at most 64 bits: access it bit by bit.
+                if (!run.empty())
+                {
+                    // The open run cannot close: emit its fields individually.
+                    unsigned at = runStart;
+                    for (const Field& pending : run)
+                    {
+                        extract.Line(fmt::format("{} = static_cast<{}>(p4rt::ExtractBits(p, {}, {}));",
+                                                 pending.name, pending.storage, at, pending.width));
+                        emit.Line(fmt::format("p4rt::InsertBits(p, {}, {}, {});", at, pending.width,
+                                              pending.name));
+                        at += pending.width;
+                    }
+                    run.clear();
+                    runBits = 0;
+                    needsClear = true;
+                }
+                if (width > 64)
+                {
+                    extract.Line(fmt::format("{} = p4rt::WideBits<{}>::Extract(p, {});", name,
+                                             width, offset));
+                    emit.Line(fmt::format("{}.Insert(p, {});", name, offset));
+                    needsClear = needsClear || offset % 8 != 0 || width % 8 != 0;
+                }
+                else
+                {
+                    extract.Line(fmt::format("{} = static_cast<{}>(p4rt::ExtractBits(p, {}, {}));",
+                                             name, storage, offset, width));
+                    emit.Line(fmt::format("p4rt::InsertBits(p, {}, {}, {});", offset, width, name));
+                    needsClear = true;
+                }
+                offset += width;
+                continue;
             }
-            else
-            {
-                extract.Line(fmt::format("{} = static_cast<{}>(p4rt::ExtractBits(p, {}, {}));", name,
-                                         StorageType(field->type.get(), field->location), offset,
-                                         width));
-                emit.Line(fmt::format("p4rt::InsertBits(p, {}, {}, {});", offset, width, name));
-            }
+            run.push_back({name, storage, width});
+            runBits += width;
             offset += width;
+            if (offset % 8 == 0)
+            {
+                flushRun();
+            }
         }
-        out.Open(fmt::format("[[maybe_unused]] inline void ExtractHeader(const uint8_t* p, {}& h)", type));
+        out.Open(fmt::format("[[maybe_unused]] inline void ExtractHeader(const uint8_t* p, {}& h)",
+                             type));
         out.Append(extract.Take());
         out.Close();
-        out.Open(fmt::format("[[maybe_unused]] inline void EmitHeader(const {}& h, uint8_t* p)", type));
-        out.Line(fmt::format("std::memset(p, 0, {});", offset / 8));
+        out.Open(fmt::format("[[maybe_unused]] inline void EmitHeader(const {}& h, uint8_t* p)",
+                             type));
+        if (needsClear)
+        {
+            // Bit-level stores keep the bits around them, which must be defined.
+            out.Line(fmt::format("std::memset(p, 0, {});", offset / 8));
+        }
         out.Append(emit.Take());
         out.Close();
         out.Line("");

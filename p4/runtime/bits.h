@@ -48,9 +48,28 @@ constexpr size_t BytesForBits(size_t widthBits)
     return (widthBits + 7) / 8;
 }
 
-/// Reads `n` (0..8) bytes big-endian.
+/// Reads `n` (0..8) bytes big-endian. With a constant `n` of 2, 4 or 8 this is one load and a
+/// byte swap.
 inline uint64_t LoadBigEndian(const uint8_t* p, size_t n)
 {
+    if (n == 8)
+    {
+        uint64_t v;
+        std::memcpy(&v, p, 8);
+        return __builtin_bswap64(v);
+    }
+    if (n == 4)
+    {
+        uint32_t v;
+        std::memcpy(&v, p, 4);
+        return __builtin_bswap32(v);
+    }
+    if (n == 2)
+    {
+        uint16_t v;
+        std::memcpy(&v, p, 2);
+        return __builtin_bswap16(v);
+    }
     uint64_t value = 0;
     for (size_t i = 0; i < n; ++i)
     {
@@ -62,6 +81,24 @@ inline uint64_t LoadBigEndian(const uint8_t* p, size_t n)
 /// Writes the low `n` (0..8) bytes of `value` big-endian.
 inline void StoreBigEndian(uint8_t* p, uint64_t value, size_t n)
 {
+    if (n == 8)
+    {
+        const uint64_t v = __builtin_bswap64(value);
+        std::memcpy(p, &v, 8);
+        return;
+    }
+    if (n == 4)
+    {
+        const uint32_t v = __builtin_bswap32(static_cast<uint32_t>(value));
+        std::memcpy(p, &v, 4);
+        return;
+    }
+    if (n == 2)
+    {
+        const uint16_t v = __builtin_bswap16(static_cast<uint16_t>(value));
+        std::memcpy(p, &v, 2);
+        return;
+    }
     for (size_t i = n; i-- > 0;)
     {
         p[i] = static_cast<uint8_t>(value);

@@ -236,11 +236,25 @@ uint64_t ComputeHash(HashAlgorithm algo, const uint8_t* data, size_t len);
 /// v1model hash(out result, algo, base, data, max): base + (H(data) mod max), computed in 64
 /// bits as BMv2's modify_field_with_hash_based_offset does; the caller truncates to the width
 /// of `result`. max == 0 is a division by zero in BMv2; here it means "no reduction" (base + H).
+inline uint64_t ReduceHash(uint64_t hash, uint64_t base, uint64_t max)
+{
+    if (max == 0)
+    {
+        return base + hash;
+    }
+    // A 32-bit division is several times cheaper than a 64-bit one, and nearly every hash
+    // result and modulus fits.
+    if (((hash | max) >> 32) == 0)
+    {
+        return base + static_cast<uint32_t>(hash) % static_cast<uint32_t>(max);
+    }
+    return base + hash % max;
+}
+
 inline uint64_t HashWithBase(HashAlgorithm algo, uint64_t base, const uint8_t* data, size_t len,
                              uint64_t max)
 {
-    const uint64_t h = ComputeHash(algo, data, len);
-    return base + (max == 0 ? h : h % max);
+    return ReduceHash(ComputeHash(algo, data, len), base, max);
 }
 
 /// Builds the bytes BMv2 hashes for a field list: the fields' bits concatenated MSB-first

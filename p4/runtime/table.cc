@@ -526,14 +526,36 @@ Table::Lookup(const uint8_t* key) const
         return slot == kNone ? &m_default : &m_entries[slot];
     }
 
-    // Masks are applied a word at a time on padded copies, and probes go in batches: first
-    // every group's hash and a prefetch of its bucket, then the probes, so that the cache
-    // misses of up to kBatch groups overlap instead of queueing.
-    constexpr size_t kBatch = 8;
     const size_t words = (n + 7) / 8;
     uint64_t keyWords[kMaxKeyBytes / 8];
     keyWords[words - 1] = 0;
     std::memcpy(keyWords, key, n);
+    if (m_order.size() == 1)
+    {
+        // One prefix length or mask (host routes, say): a single probe, no ranking.
+        const Group& group = m_groups[m_order.front()];
+        uint64_t masked[kMaxKeyBytes / 8];
+        for (size_t w = 0; w < words; ++w)
+        {
+            masked[w] = keyWords[w] & group.maskWords[w];
+        }
+        const auto* bytes = reinterpret_cast<const uint8_t*>(masked);
+        const uint32_t slot = group.index.Find(bytes, HashKey(bytes, n), m_keyArena.data(), n);
+        return slot == kNone ? &m_default : &m_entries[slot];
+    }
+
+    return LookupTupleSpace(keyWords);
+}
+
+const TableEntry*
+Table::LookupTupleSpace(const uint64_t* keyWords) const
+{
+    const size_t n = m_keyBytes;
+    const size_t words = (n + 7) / 8;
+    // Masks are applied a word at a time on padded copies, and probes go in batches: first
+    // every group's hash and a prefetch of its bucket, then the probes, so that the cache
+    // misses of up to kBatch groups overlap instead of queueing.
+    constexpr size_t kBatch = 8;
     uint64_t masked[kBatch][kMaxKeyBytes / 8];
     uint64_t hashes[kBatch];
 

@@ -229,6 +229,9 @@ class Table
     };
     static bool Better(const Rank& a, const Rank& b);
 
+    /// Lookup's general case (several masks or prefix lengths), kept out of line so that the
+    /// common single-probe cases do not pay for its stack frame.
+    [[gnu::noinline]] const TableEntry* LookupTupleSpace(const uint64_t* keyWords) const;
     void ValidateSchema();
     NormalKey Normalize(const std::vector<MatchValue>& key, int32_t priority) const;
     void Encode(const ActionSpec& action, const std::vector<BitString>& args,
