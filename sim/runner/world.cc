@@ -11,6 +11,9 @@
 #include "sim/scenario/scenario.h"
 #include "sim/switch/ecmp-route-installer.h"
 #include "sim/switch/p4-pipeline.h"
+
+#include "p4/runtime/entries-file.h"
+#include "p4/runtime/error.h"
 #include "sim/switch/switch-device.h"
 #include "sim/trace/trace-outputs.h"
 
@@ -48,13 +51,7 @@ World::World(const Scenario& scenario, Topology topology, TraceOutputs& traces)
     EcmpMode mode =
         routing.String("ecmp") == "per-packet" ? EcmpMode::PerPacket : EcmpMode::PerFlow;
     uint64_t seed = m_seed;
-    const p4rt::GeneratedProgram program =
-        p4rt::FindGeneratedProgram(p4gen::SwitchPrograms(), "forward");
-    SetPipelineFactory([mode, seed, program](SwitchDevice& device) {
-        return std::make_unique<P4Pipeline>(
-            device, program.create(),
-            std::make_unique<EcmpRouteInstaller>(device.NodeId(), device.NumPorts(), mode, seed));
-    });
+    SetPipelineFactory(DefaultPipelineFactory(mode));
     RecomputeRoutes();
     if (routing.Bool("require_dag"))
     {
@@ -63,6 +60,51 @@ World::World(const Scenario& scenario, Topology topology, TraceOutputs& traces)
 }
 
 World::~World() = default;
+
+World::PipelineFactory
+World::DefaultPipelineFactory(EcmpMode mode) const
+{
+    ParamView sw = m_scenario.Section("switch");
+    const std::vector<p4rt::GeneratedProgram> programs = p4gen::SwitchPrograms();
+    p4rt::GeneratedProgram program;
+    try
+    {
+        program = p4rt::FindGeneratedProgram(programs, sw.String("program"));
+    }
+    catch (const p4rt::Error& error)
+    {
+        throw InputError(m_scenario.File(), "/switch/program", error.what());
+    }
+    std::string entries;
+    if (sw.Has("entries"))
+    {
+        entries = sw.String("entries");
+        if (!entries.empty() && entries[0] != '/')
+        {
+            entries = m_scenario.BaseDir() + "/" + entries;
+        }
+    }
+    const uint64_t seed = m_seed;
+    const std::string file = m_scenario.File();
+    return [mode, seed, program, entries, file](SwitchDevice& device) {
+        auto pipeline = std::make_unique<P4Pipeline>(
+            device, program.create(),
+            std::make_unique<EcmpRouteInstaller>(device.NodeId(), device.NumPorts(), mode, seed));
+        if (!entries.empty())
+        {
+            try
+            {
+                p4rt::LoadEntriesFile(pipeline->Control(), entries);
+            }
+            catch (const p4rt::Error& error)
+            {
+                throw InputError(file, "/switch/entries",
+                                 fmt::format("switch {}: {}", device.Name(), error.what()));
+            }
+        }
+        return pipeline;
+    };
+}
 
 Rng
 World::MakeRng(std::string_view component, uint64_t index) const

@@ -27,6 +27,7 @@ class Scenario;
 class SwitchDevice;
 class SwitchPipeline;
 class TraceOutputs;
+enum class EcmpMode;
 
 /// Everything a scenario simulates: the topology's switches, hosts and links as ns-3 objects,
 /// the routes, and the run's trace outputs. Protocols receive the World in Install() and
@@ -62,6 +63,9 @@ class World
     /// Replaces every switch's program (protocols call this from Install). Routes are
     /// re-installed into the new pipelines.
     void SetPipelineFactory(const PipelineFactory& factory);
+    /// The scenario's /switch/program (a P4 program compiled into incsim) with the routes
+    /// installed by EcmpRouteInstaller and /switch/entries applied.
+    PipelineFactory DefaultPipelineFactory(EcmpMode mode) const;
     /// Throws ConfigError, naming `who` and a cycle, unless the routes form a DAG.
     void RequireDagRouting(const std::string& who) const;
 

@@ -89,7 +89,18 @@ SwitchSpec()
         .Field("pipeline_delay",
                Spec::Duration(),
                "Ingress-to-egress latency of the switch chip.",
-               "400ns");
+               "400ns")
+        .Field("program",
+               Spec::String(),
+               "P4 program every switch runs: one compiled in from p4/*.p4 (`incsim list`). "
+               "Routes go into its ipv4_route/ecmp tables (see p4/forward.p4).",
+               "forward")
+        .OptionalField("entries",
+                       Spec::String(),
+                       "JSON file of table entries, multicast groups, clone sessions and "
+                       "register values (p4/runtime/entries-file.h) loaded into every switch's "
+                       "program; relative to the scenario file. The route tables are the "
+                       "simulator's and are rewritten on every route change.");
 }
 
 Spec

@@ -3,6 +3,8 @@
 #include "sim/runner/protocol.h"
 #include "sim/topology/topology-registry.h"
 
+#include <SwitchPrograms.h>
+#include <TestPrograms.h>
 #include <fmt/format.h>
 
 namespace incsim::cli
@@ -24,8 +26,16 @@ AddListCommand(CLI::App& app)
         {
             fmt::print("  {:<18} {}\n", name, TopologyGenerators().Get(name).description);
         }
-        fmt::print("P4 programs:\n");
-        fmt::print("  (none yet: switches run the built-in l3-ecmp forwarder)\n");
+        fmt::print("P4 switch programs (/switch/program):\n");
+        for (const auto& program : p4gen::SwitchPrograms())
+        {
+            fmt::print("  {:<18} {}\n", program.info.name, program.info.source);
+        }
+        fmt::print("P4 test programs (incsim p4 test):\n");
+        for (const auto& program : p4gen::TestPrograms())
+        {
+            fmt::print("  {:<18} {}\n", program.info.name, program.info.source);
+        }
     });
 }
 
