@@ -379,7 +379,8 @@ TEST_CASE("defaults are filled in", "[scenario]")
     CHECK(r["links"] == json::parse(R"({"rate": "100Gbps", "delay": "1us", "buffer": "512KiB",
                                          "loss": 0, "mtu": "1500B"})"));
     CHECK(r["switch"] == json::parse(R"({"priorities": 8, "cpu_service_time": "2us",
-                                          "cpu_queue": 1024, "pipeline_delay": "400ns"})"));
+                                          "cpu_queue": 1024, "pipeline_delay": "400ns",
+                                          "program": "forward"})"));
     CHECK(r["hosts"] ==
           json::parse(R"({"cores": 4, "message_cost": "0ns", "nic_buffer": "4MiB"})"));
     CHECK(r["routing"] == json::parse(R"({"metric": "hops", "ecmp": "per-flow",
