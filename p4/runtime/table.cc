@@ -530,18 +530,27 @@ Table::Lookup(const uint8_t* key) const
     uint64_t keyWords[kMaxKeyBytes / 8];
     keyWords[words - 1] = 0;
     std::memcpy(keyWords, key, n);
-    if (m_order.size() == 1)
+    if (m_order.size() == 1 || (m_layout == Layout::Lpm && m_order.size() <= 4))
     {
-        // One prefix length or mask (host routes, say): a single probe, no ranking.
-        const Group& group = m_groups[m_order.front()];
+        // A few prefix lengths (host routes, aggregated routes): probe them longest first; the
+        // first hit is the longest match. Batching (below) only pays with more groups.
         uint64_t masked[kMaxKeyBytes / 8];
-        for (size_t w = 0; w < words; ++w)
-        {
-            masked[w] = keyWords[w] & group.maskWords[w];
-        }
         const auto* bytes = reinterpret_cast<const uint8_t*>(masked);
-        const uint32_t slot = group.index.Find(bytes, HashKey(bytes, n), m_keyArena.data(), n);
-        return slot == kNone ? &m_default : &m_entries[slot];
+        for (const uint32_t groupId : m_order)
+        {
+            const Group& group = m_groups[groupId];
+            for (size_t w = 0; w < words; ++w)
+            {
+                masked[w] = keyWords[w] & group.maskWords[w];
+            }
+            const uint32_t slot =
+                group.index.Find(bytes, HashKey(bytes, n), m_keyArena.data(), n);
+            if (slot != kNone)
+            {
+                return &m_entries[slot];
+            }
+        }
+        return &m_default;
     }
 
     return LookupTupleSpace(keyWords);

@@ -30,10 +30,12 @@ constexpr uint32_t kIpv4DstOffset = kIpv4Offset + 16;
 constexpr uint32_t kUdpOffset = kIpv4Offset + kIpv4HeaderBytes;
 constexpr uint32_t kUdpPayloadOffset = kUdpOffset + kUdpHeaderBytes;
 
-/// Host index i has IPv4 address 10.0.0.0 + i + 1 and MAC 02:00:00:00:00:00 + node id + 1.
+/// Host index i has IPv4 address 10.0.0.0 + i and MAC 02:00:00:00:00:00 + node id + 1. Hosts
+/// under one edge switch or pod have consecutive indices, so with power-of-two groups their
+/// addresses form aligned prefixes and switches can route them with one entry per group.
 /// Switches have no IP address.
-constexpr uint32_t HostIpv4(uint32_t hostIndex) { return 0x0A000001u + hostIndex; }
-constexpr uint32_t kHostIpv4Base = 0x0A000001u;
+constexpr uint32_t kHostIpv4Base = 0x0A000000u;
+constexpr uint32_t HostIpv4(uint32_t hostIndex) { return kHostIpv4Base + hostIndex; }
 uint64_t NodeMac(uint32_t nodeId);
 
 inline uint16_t

@@ -18,14 +18,37 @@ EcmpRouteInstaller::EcmpRouteInstaller(uint32_t nodeId, uint32_t numPorts, EcmpM
 {
 }
 
+namespace
+{
+
+/// Calls `add(first, prefixLength)` for the aligned blocks that exactly cover the host indices
+/// [first, last], largest first.
+template <typename Add>
+void
+ForEachPrefix(uint64_t first, uint64_t last, Add add)
+{
+    while (first <= last)
+    {
+        unsigned bits = 0;
+        while (bits < 32 && (first & ((uint64_t{2} << bits) - 1)) == 0 &&
+               first + (uint64_t{2} << bits) - 1 <= last)
+        {
+            ++bits;
+        }
+        add(first, 32 - bits);
+        first += uint64_t{1} << bits;
+    }
+}
+
+} // namespace
+
 void
 EcmpRouteInstaller::InstallRoutes(const EcmpRoutes& routes, p4rt::ControlPlane& control)
 {
-    p4rt::Table& routeTable = control.GetTable("MyIngress.ipv4_route");
-    const p4rt::ActionId setGroup = routeTable.ActionByName("set_ecmp_group").id;
-    routeTable.Clear();
+    // Each destination's ECMP group (0: unreachable), with one group per distinct port set.
     m_groupPorts.clear();
     std::map<std::vector<uint32_t>, uint32_t> groupIds;
+    std::vector<uint32_t> groupOf(routes.NumHosts(), 0);
     std::vector<uint32_t> ports;
     for (uint32_t dst = 0; dst < routes.NumHosts(); ++dst)
     {
@@ -40,7 +63,69 @@ EcmpRouteInstaller::InstallRoutes(const EcmpRoutes& routes, p4rt::ControlPlane& 
         {
             m_groupPorts.push_back(ports);
         }
-        routeTable.Add({p4rt::MatchValue::Lpm(HostIpv4(dst), 32)}, setGroup, {it->second});
+        groupOf[dst] = it->second;
+    }
+
+    // Aggregated routes: the most common group covers the smallest prefix holding every host
+    // address; every run of consecutive hosts routed otherwise (or not at all) gets the few
+    // aligned prefixes that cover it exactly, and so do the unused addresses under the cover.
+    // A fat-tree's switches end up with one entry per edge switch or pod below them, plus the
+    // cover, and two prefix lengths to probe.
+    p4rt::Table& table = control.GetTable("MyIngress.ipv4_route");
+    const p4rt::ActionId setGroup = table.ActionByName("set_ecmp_group").id;
+    const p4rt::ActionId noRoute = table.ActionByName("drop_no_route").id;
+    table.Clear();
+    const uint64_t hosts = routes.NumHosts();
+    std::vector<uint64_t> frequency(m_groupPorts.size() + 1, 0);
+    for (uint32_t group : groupOf)
+    {
+        ++frequency[group];
+    }
+    uint32_t cover = 0;
+    for (uint32_t group = 1; group < frequency.size(); ++group)
+    {
+        if (frequency[group] > frequency[cover] || cover == 0)
+        {
+            cover = group;
+        }
+    }
+    const auto add = [&](uint64_t firstHost, unsigned length, uint32_t group) {
+        const auto address = static_cast<uint32_t>(HostIpv4(static_cast<uint32_t>(firstHost)));
+        if (group == 0)
+        {
+            table.Add({p4rt::MatchValue::Lpm(address, length)}, noRoute, {});
+        }
+        else
+        {
+            table.Add({p4rt::MatchValue::Lpm(address, length)}, setGroup, {group});
+        }
+    };
+    if (cover == 0)
+    {
+        return;  // nothing is reachable: every lookup misses and drops
+    }
+    unsigned coverBits = 0;
+    while ((uint64_t{1} << coverBits) < hosts)
+    {
+        ++coverBits;
+    }
+    add(0, 32 - coverBits, cover);
+    const uint64_t coverEnd = uint64_t{1} << coverBits;
+    for (uint64_t first = 0; first < coverEnd;)
+    {
+        const uint32_t group = first < hosts ? groupOf[first] : 0;
+        uint64_t last = first;
+        while (last + 1 < coverEnd && (last + 1 < hosts ? groupOf[last + 1] : 0) == group)
+        {
+            ++last;
+        }
+        if (group != cover)
+        {
+            ForEachPrefix(first, last, [&](uint64_t start, unsigned length) {
+                add(start, length, group);
+            });
+        }
+        first = last + 1;
     }
     control.SetDefaultAction("MyIngress.ecmp_mode",
                              m_mode == EcmpMode::PerFlow ? "flow_hash" : "spray",

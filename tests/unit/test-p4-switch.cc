@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <set>
 
 using namespace incsim;
 using namespace incsim::test;
@@ -114,4 +115,81 @@ TEST_CASE("the scenario's switch program and entries file reach every switch", "
                       Catch::Contains("/switch/program") &&
                           Catch::Contains("no P4 program 'missing'") &&
                           Catch::Contains("forward"));
+}
+
+namespace
+{
+
+/// The ports forward.p4's tables send `dst` to, read back from the tables the installer wrote:
+/// ipv4_route -> ecmp_group (member count) -> ecmp_member rows. Empty: dropped (no route).
+std::set<uint32_t>
+PortsInTables(p4rt::ControlPlane& control, uint32_t address)
+{
+    const uint8_t key[4] = {static_cast<uint8_t>(address >> 24), static_cast<uint8_t>(address >> 16),
+                            static_cast<uint8_t>(address >> 8), static_cast<uint8_t>(address)};
+    p4rt::Table& route = control.GetTable("ipv4_route");
+    const p4rt::TableEntry* entry = route.Lookup(key);
+    if (entry->action != route.ActionByName("set_ecmp_group").id)
+    {
+        return {};
+    }
+    const auto group = static_cast<uint16_t>(entry->args[0]);
+    p4rt::Table& groups = control.GetTable("ecmp_group");
+    const uint8_t groupKey[2] = {static_cast<uint8_t>(group >> 8), static_cast<uint8_t>(group)};
+    const p4rt::TableEntry* size = groups.Lookup(groupKey);
+    if (!size->hit)
+    {
+        return {};
+    }
+    std::set<uint32_t> ports;
+    p4rt::Table& members = control.GetTable("ecmp_member");
+    for (uint16_t index = 0; index < size->args[0]; ++index)
+    {
+        const uint8_t memberKey[4] = {groupKey[0], groupKey[1], static_cast<uint8_t>(index >> 8),
+                                      static_cast<uint8_t>(index)};
+        const p4rt::TableEntry* member = members.Lookup(memberKey);
+        REQUIRE(member->hit);
+        ports.insert(static_cast<uint32_t>(member->args[0]));
+    }
+    return ports;
+}
+
+} // namespace
+
+TEST_CASE("aggregated routes send every destination where the computed routes do",
+          "[p4][switch]")
+{
+    // A fat-tree (aligned power-of-two blocks) and a WAN with odd host counts per site.
+    for (const std::string scenario :
+         {std::string(kFatTree),
+          std::string(R"({"duration": "1ms", "topology": {"generator": "wan",
+              "params": {"preset": "aws-gotthard", "hosts_per_site": 3}},
+              "protocol": {"name": "udp"}, "outputs": {"traces": []}})")})
+    {
+        TestWorld world(scenario);
+        const EcmpRoutes& routes = world->Routes();
+        const auto hosts = static_cast<uint32_t>(routes.NumHosts());
+        size_t routeEntries = 0;
+        for (const auto& device : world->Switches())
+        {
+            p4rt::ControlPlane& control = PipelineOf(*device).Control();
+            for (uint32_t dst = 0; dst < hosts; ++dst)
+            {
+                const auto hops = routes.NextHops(device->NodeId(), dst);
+                INFO(device->Name() << " -> host " << dst);
+                CHECK(PortsInTables(control, HostIpv4(dst)) ==
+                      std::set<uint32_t>(hops.begin(), hops.end()));
+            }
+            // Addresses no host has are dropped, just past the last host and far away.
+            CHECK(PortsInTables(control, HostIpv4(hosts)).empty());
+            CHECK(PortsInTables(control, HostIpv4(hosts + 1000)).empty());
+            routeEntries += control.GetTable("ipv4_route").Size();
+        }
+        if (scenario == kFatTree)
+        {
+            // A k=4 fat-tree switch needs the cover plus one entry per edge switch or pod
+            // below it: at most 4, where per-host routes would take 16.
+            CHECK(routeEntries <= 4 * world->Switches().size());
+        }
+    }
 }
