@@ -2175,8 +2175,7 @@ class Generator
                                         width)));
             out.Close();
         }
-        else if ((name == "update_checksum" || name == "verify_checksum") &&
-                 (inControl || m_context == Context::Control))
+        else if ((name == "update_checksum" || name == "verify_checksum") && inControl)
         {
             const std::string condition = Value(arg(0));
             const std::string checksum = name == "update_checksum" ? LValue(arg(2)) : Value(arg(2));

@@ -233,9 +233,12 @@ uint64_t IdentityHash(const uint8_t* data, size_t len);
 /// The unreduced hash of `len` bytes.
 uint64_t ComputeHash(HashAlgorithm algo, const uint8_t* data, size_t len);
 
-/// v1model hash(out result, algo, base, data, max): base + (H(data) mod max), computed in 64
-/// bits as BMv2's modify_field_with_hash_based_offset does; the caller truncates to the width
-/// of `result`. max == 0 is a division by zero in BMv2; here it means "no reduction" (base + H).
+/// v1model hash(out result, algo, base, data, max) given H = ComputeHash(algo, data):
+/// base + (H mod max), computed in 64 bits as BMv2's modify_field_with_hash_based_offset does;
+/// the caller truncates to the width of `result`. max == 0 is a division by zero in BMv2; here
+/// it means "no reduction" (base + H). The data is the fields' bits concatenated MSB-first,
+/// the last byte zero-filled at its low end (BMv2's BufBuilder pads at the END, so a bit<7>
+/// field alone hashes as one byte holding value << 1); generated code packs it.
 inline uint64_t ReduceHash(uint64_t hash, uint64_t base, uint64_t max)
 {
     if (max == 0)
@@ -250,62 +253,6 @@ inline uint64_t ReduceHash(uint64_t hash, uint64_t base, uint64_t max)
     }
     return base + hash % max;
 }
-
-inline uint64_t HashWithBase(HashAlgorithm algo, uint64_t base, const uint8_t* data, size_t len,
-                             uint64_t max)
-{
-    return ReduceHash(ComputeHash(algo, data, len), base, max);
-}
-
-/// Builds the bytes BMv2 hashes for a field list: the fields' bits concatenated MSB-first
-/// with no padding between them, and the last byte zero-filled at its low end (BMv2's
-/// BufBuilder deparses from bit 0 and pads at the END, not the front). A bit<7> field alone
-/// hashes as one byte holding value << 1. No allocation: the buffer is inline, and only the
-/// bytes appended to are ever cleared.
-class HashInput
-{
-  public:
-    static constexpr size_t kMaxBytes = 256;
-
-    /// A bit<width> (width <= 64) field.
-    void Append(uint64_t value, unsigned width)
-    {
-        assert(m_bits + width <= kMaxBytes * 8);
-        ClearUpTo(m_bits + width);
-        InsertBits(m_buf.data(), m_bits, width, value);
-        m_bits += width;
-    }
-
-    template <unsigned N>
-    void Append(const WideBits<N>& value)
-    {
-        assert(m_bits + N <= kMaxBytes * 8);
-        ClearUpTo(m_bits + N);
-        value.Insert(m_buf.data(), m_bits);
-        m_bits += N;
-    }
-
-    const uint8_t* Data() const { return m_buf.data(); }
-    size_t Size() const { return BytesForBits(m_bits); }
-    size_t Bits() const { return m_bits; }
-
-  private:
-    /// Zeroes the bytes the first `bits` bits occupy that are not cleared yet (InsertBits
-    /// keeps the bits around a field, so they must be defined), eight at a time.
-    void ClearUpTo(size_t bits)
-    {
-        const size_t end = std::min(kMaxBytes, (BytesForBits(bits) + 7) / 8 * 8);
-        if (end > m_cleared)
-        {
-            std::memset(m_buf.data() + m_cleared, 0, end - m_cleared);
-            m_cleared = end;
-        }
-    }
-
-    std::array<uint8_t, kMaxBytes> m_buf;
-    size_t m_bits = 0;
-    size_t m_cleared = 0;
-};
 
 } // namespace incsim::p4rt
 
