@@ -28,6 +28,8 @@ struct StandardMetadata
     uint8_t priority = 0;
     /// v1model instance_type: 0 normal, 1 ingress clone, 5 multicast replica, 6 resubmit ...
     uint8_t instanceType = 0;
+    /// A recirculated frame: the program's @field_list whose metadata it keeps.
+    uint8_t preservedFieldList = 0;
     uint32_t packetLength = 0;
     /// Simulated time (ps) the frame entered the ingress pipeline.
     int64_t ingressTimestampPs = 0;

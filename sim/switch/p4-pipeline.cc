@@ -66,7 +66,18 @@ P4Pipeline::Ingress(Frame& frame)
 {
     StandardMetadata& meta = frame.meta;
     p4rt::V1Metadata md = IngressMetadata(meta);
+    const bool recirculated =
+        meta.instanceType == static_cast<uint8_t>(p4rt::InstanceType::Recirculate);
+    if (recirculated)
+    {
+        // The state still holds the metadata egress left; the field list survives the parse.
+        std::memcpy(m_scratch, frame.pipelineState, m_program->StateSize());
+    }
     m_program->Parse(frame.data, frame.length, frame.pipelineState, md);
+    if (recirculated)
+    {
+        m_program->CopyFieldList(m_scratch, frame.pipelineState, meta.preservedFieldList);
+    }
     m_program->Ingress(frame.pipelineState, md);
     for (int pass = 1; md.resubmit && pass <= kMaxResubmits; ++pass)
     {
@@ -141,15 +152,21 @@ P4Pipeline::Egress(Frame& frame)
         frame.wireLength = std::min(frame.wireLength, md.truncateLength);
         frame.length = std::min(frame.length, md.truncateLength);
     }
-    if (md.recirculate)
-    {
-        ++m_unsupported;
-        md.egressSpec = kDropPort;
-    }
     if (md.egressSpec == kDropPort)
     {
         meta.egressSpec = kDropPort;
         SetDropReason(frame);
+        return;
+    }
+    if (md.recirculate)
+    {
+        FramePtr copy = FramePool::Instance().Clone(frame);
+        copy->meta = StandardMetadata{};
+        copy->meta.instanceType = static_cast<uint8_t>(p4rt::InstanceType::Recirculate);
+        copy->meta.packetLength = copy->wireLength;
+        copy->meta.preservedFieldList = md.recirculateFieldList;
+        m_device.Recirculate(std::move(copy));
+        meta.egressSpec = kRecirculatePort;
     }
 }
 

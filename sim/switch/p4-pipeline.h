@@ -28,9 +28,9 @@ class RouteInstaller
 /// The frame stays parsed from ingress to egress: the program's per-packet state (headers,
 /// metadata) travels in Frame::pipelineState through the traffic manager, and the deparser
 /// rewrites the frame bytes once, at the end of egress. Multicast groups and clone sessions are
-/// the program's (its ControlPlane's). Resubmit and ingress-to-egress and egress-to-egress
-/// clones are modelled; recirculation is not (a packet asking for it is dropped and counted
-/// in UnsupportedRequests()).
+/// the program's (its ControlPlane's). Resubmit, recirculation, and ingress-to-egress and
+/// egress-to-egress clones follow BMv2's simple_switch (see p4rt::V1SwitchTarget, which runs the
+/// same program without timing for STF).
 ///
 /// Drop reasons: when the program drops a packet and has a user metadata field
 /// `drop_reason`, 1 means no route and 2 TTL expired (see p4/forward.p4); anything else is a
@@ -52,7 +52,6 @@ class P4Pipeline : public SwitchPipeline
 
     p4rt::V1Program& Program() { return *m_program; }
     p4rt::ControlPlane& Control() { return m_program->Control(); }
-    uint64_t UnsupportedRequests() const { return m_unsupported; }
 
     /// Passes through ingress a packet may make by resubmitting itself.
     static constexpr int kMaxResubmits = 8;
@@ -67,7 +66,6 @@ class P4Pipeline : public SwitchPipeline
     std::unique_ptr<RouteInstaller> m_routes;
     const p4rt::V1Program::MetadataField* m_dropReason = nullptr;
     alignas(8) uint8_t m_scratch[Frame::kPipelineStateCapacity];
-    uint64_t m_unsupported = 0;
 };
 
 } // namespace incsim

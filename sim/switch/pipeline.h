@@ -17,6 +17,9 @@ class SwitchDevice;
 
 /// v1model's drop port: an ingress that leaves egressSpec here drops the frame.
 constexpr uint32_t kDropPort = 511;
+/// Set by Egress when the frame went back to ingress (SwitchDevice::Recirculate took a copy):
+/// it is not transmitted, and not counted as a drop.
+constexpr uint32_t kRecirculatePort = 512;
 
 /// The programmable part of a switch: one object per switch, holding its own tables and
 /// registers. The switch calls Ingress for every arriving frame and Egress for every frame the
@@ -32,7 +35,7 @@ class SwitchPipeline
     /// CPU port, or kDropPort) or meta.mcastGroup.
     virtual void Ingress(Frame& frame) = 0;
     /// Parser, egress control and deparser, with meta.egressPort set. Setting egressSpec to
-    /// kDropPort drops the frame.
+    /// kDropPort drops the frame; kRecirculatePort ends it quietly.
     virtual void Egress(Frame& frame) {}
 
     /// Routes computed on the topology; called at start and after every reconvergence.

@@ -114,6 +114,30 @@ SwitchDevice::SendFromCpu(FramePtr frame, uint32_t port)
     }
 }
 
+void
+SwitchDevice::Recirculate(FramePtr frame)
+{
+    if (!m_up)
+    {
+        return;
+    }
+    m_recirculating.Push(std::move(frame));
+    ns3::Simulator::Schedule(m_pipelineDelay, &SwitchDevice::RecirculationDone, this);
+}
+
+void
+SwitchDevice::RecirculationDone()
+{
+    if (m_recirculating.Empty())
+    {
+        return;  // flushed by a crash
+    }
+    FramePtr frame = m_recirculating.Pop();
+    frame->meta.ingressTimestampPs = NowPs();
+    m_pipeline->Ingress(*frame);
+    Dispatch(std::move(frame));
+}
+
 // The traffic manager: unicast, multicast replication, or the CPU.
 void
 SwitchDevice::Dispatch(FramePtr frame)
@@ -206,7 +230,7 @@ SwitchDevice::PrepareTransmit(Frame& frame, uint32_t port)
         Drop(frame, port, frame.meta.dropReason);
         return false;
     }
-    return true;
+    return frame.meta.egressSpec != kRecirculatePort;
 }
 
 void
@@ -225,6 +249,11 @@ SwitchDevice::SetUp(bool up)
         {
             FramePtr frame = m_cpuQueue.Pop();
             Drop(*frame, m_cpuPort, DropReason::NodeDown);
+        }
+        while (!m_recirculating.Empty())
+        {
+            FramePtr frame = m_recirculating.Pop();
+            Drop(*frame, 0, DropReason::NodeDown);
         }
         m_pipeline->Reset();
     }
@@ -247,6 +276,10 @@ SwitchDevice::DoDispose()
     while (!m_cpuQueue.Empty())
     {
         m_cpuQueue.Pop();
+    }
+    while (!m_recirculating.Empty())
+    {
+        m_recirculating.Pop();
     }
     m_pipeline.reset();
     NetworkNode::DoDispose();

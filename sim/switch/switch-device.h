@@ -65,6 +65,9 @@ class SwitchDevice : public NetworkNode, public TransmitHook
     void InjectFromCpu(FramePtr frame);
     /// Packet-out from the CPU straight to an egress queue, bypassing ingress.
     void SendFromCpu(FramePtr frame, uint32_t port);
+    /// Sends a frame from the end of egress back to ingress after the pipeline delay, with its
+    /// metadata as the pipeline set it (v1model recirculation).
+    void Recirculate(FramePtr frame);
 
     /// Crash (false) or recover (true). A crash drops everything queued and the pipeline's
     /// soft state; the caller takes the attached links down.
@@ -80,6 +83,7 @@ class SwitchDevice : public NetworkNode, public TransmitHook
     void DoDispose() override;
     void Dispatch(FramePtr frame);
     void CpuServiceDone();
+    void RecirculationDone();
 
     uint32_t m_priorities = 8;
     uint32_t m_cpuPort = 255;
@@ -91,6 +95,7 @@ class SwitchDevice : public NetworkNode, public TransmitHook
 
     CpuHandler m_cpuHandler;
     RingBuffer<FramePtr> m_cpuQueue;
+    RingBuffer<FramePtr> m_recirculating;
     ns3::EventId m_cpuEvent;
 
     Counters m_counters;

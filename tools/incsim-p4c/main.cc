@@ -86,7 +86,7 @@ main(int argc, char** argv)
     }
     if (!depfile.empty())
     {
-        std::string deps = EscapeMake(source) + ":";
+        std::string deps = EscapeMake(header) + " " + EscapeMake(source) + ":";
         for (const std::string& file : result.dependencies)
         {
             if (!file.empty() && file[0] != '<')
