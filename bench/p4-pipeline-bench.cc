@@ -15,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace
@@ -49,7 +50,7 @@ RunPipeline(benchmark::State& state, p4rt::V1Program& program,
         program.Ingress(pipelineState.data(), md);
         md.egressPort = md.egressSpec;
         program.Egress(pipelineState.data(), md);
-        const uint32_t length =
+        const std::optional<uint32_t> length =
             program.Deparse(pipelineState.data(), buffer, frame.length, Frame::kCapacity);
         benchmark::DoNotOptimize(length);
         benchmark::DoNotOptimize(buffer[22]);

@@ -13,9 +13,15 @@ function(incsim_p4_programs)
   set(generated)
   set(names)
   foreach(source IN LISTS ARG_SOURCES)
-    get_filename_component(stem ${source} NAME_WE)
+    get_filename_component(stem ${source} NAME_WLE)
     string(MAKE_C_IDENTIFIER "${stem}" name)
     file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${source})
+    # Every program's code goes to one directory: names must be unique across libraries.
+    get_property(taken GLOBAL PROPERTY INCSIM_P4_PROGRAM_NAMES)
+    if(name IN_LIST taken)
+      message(FATAL_ERROR "${relative}: another P4 program is already called '${name}'")
+    endif()
+    set_property(GLOBAL APPEND PROPERTY INCSIM_P4_PROGRAM_NAMES ${name})
     add_custom_command(
       OUTPUT ${out_dir}/${name}.h ${out_dir}/${name}.cc
       COMMAND incsim-p4c ${source} --name ${name} --out-dir ${out_dir}

@@ -18,10 +18,11 @@ namespace incsim::p4
 std::string
 ProgramNameForPath(const std::string& path)
 {
+    // As CMake's NAME_WLE then MAKE_C_IDENTIFIER (cmake/P4Programs.cmake).
     std::string base = path.substr(path.find_last_of('/') + 1);
-    if (base.size() > 3 && base.compare(base.size() - 3, 3, ".p4") == 0)
+    if (const size_t dot = base.find_last_of('.'); dot != std::string::npos && dot > 0)
     {
-        base.resize(base.size() - 3);
+        base.resize(dot);
     }
     for (char& c : base)
     {
@@ -32,7 +33,7 @@ ProgramNameForPath(const std::string& path)
     }
     if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0])))
     {
-        base.insert(0, "p");
+        base.insert(0, "_");
     }
     return base;
 }
@@ -210,11 +211,11 @@ class Generator
         {
             return std::nullopt;
         }
-        std::string text = body.Take();
-        const uint64_t hash = Fnv1a(text);
+        const std::string text = m_constants.Take() + body.Take();
         CppCode code;
+        code.codeHash = Fnv1a(text);
         code.header = HeaderText();
-        code.source = SourcePrologue() + m_constants.Take() + text + SourceEpilogue(hash);
+        code.source = SourcePrologue() + text + SourceEpilogue(code.codeHash);
         return code;
     }
 
@@ -227,7 +228,6 @@ class Generator
 
     struct ExternInfo
     {
-        const InstanceDecl* decl = nullptr;
         ExternKind kind = ExternKind::Register;
         std::string controlPlaneName;
         std::string member;
@@ -638,7 +638,6 @@ class Generator
         const Declaration* decl = NamedDecl(instance.type.get());
         const std::string externName = decl ? decl->name : "";
         ExternInfo info;
-        info.decl = &instance;
         info.controlPlaneName = Qualified(prefix, instance.name);
         if (externName == "register" && typeName && typeName->typeArgs.size() == 1 &&
             instance.args.size() == 1)
@@ -692,19 +691,30 @@ class Generator
         info.decl = &action;
         info.controlPlaneName = Qualified(prefix, action.name);
         info.function = fmt::format("Action{}_{}", m_actions.size(), action.name);
-        info.mayExit = ContainsExit(*action.body);
+        info.mayExit = MayExit(*action.body);
         m_actionIndex[&action] = m_actions.size();
         m_actions.push_back(info);
     }
 
-    static bool ContainsExit(const Node& node)
+    /// Whether running `node` may execute `exit`: directly, or by calling an action that may
+    /// (actions are declared before use, so those are collected already).
+    bool MayExit(const Node& node) const
     {
         if (node.Is<ExitStmt>())
         {
             return true;
         }
+        if (const auto* call = node.As<CallExpr>())
+        {
+            const auto* name = call->callee->As<NameExpr>();
+            const auto found = name ? m_actionIndex.find(name->resolved) : m_actionIndex.end();
+            if (found != m_actionIndex.end() && m_actions[found->second].mayExit)
+            {
+                return true;
+            }
+        }
         bool found = false;
-        ForEachChild(node, [&](const Node& child) { found = found || ContainsExit(child); });
+        ForEachChild(node, [&](const Node& child) { found = found || MayExit(child); });
         return found;
     }
 
@@ -925,12 +935,21 @@ class Generator
             case BinaryOp::Mul:
                 return fit(*a * *b);
             case BinaryOp::Div:
-                return *b ? std::optional<uint64_t>(fit(*a / *b)) : std::nullopt;
             case BinaryOp::Mod:
-                return *b ? std::optional<uint64_t>(fit(*a % *b)) : std::nullopt;
+                if (*b == 0 || IsSigned(binary->type))
+                {
+                    return std::nullopt;
+                }
+                return fit(binary->op == BinaryOp::Div ? *a / *b : *a % *b);
             case BinaryOp::Shl:
                 return *b >= 64 ? 0 : fit(*a << *b);
             case BinaryOp::Shr:
+                if (IsSigned(binary->type) && width > 0 && width <= 64)
+                {
+                    // Arithmetic shift of the int<width> pattern.
+                    return fit(static_cast<uint64_t>(SignExtendConst(*a, width) >>
+                                                     std::min<uint64_t>(*b, 63)));
+                }
                 return *b >= 64 ? 0 : fit(*a >> *b);
             case BinaryOp::BitAnd:
                 return *a & *b;
@@ -939,7 +958,12 @@ class Generator
             case BinaryOp::BitXor:
                 return *a ^ *b;
             case BinaryOp::Concat:
-                return fit((*a << Width(binary->right->type)) | *b);
+                if (width == 0 || width > 64)
+                {
+                    return std::nullopt;
+                }
+                return fit((Width(binary->right->type) >= 64 ? 0 : *a << Width(binary->right->type)) |
+                           *b);
             default:
                 return std::nullopt;
             }
@@ -1228,11 +1252,6 @@ class Generator
             Unsupported(index.index->location, "a header stack index that is not a constant");
             return "0";
         }
-        if (*position >= stack->count)
-        {
-            Fail(index.index->location, fmt::format("index {} is out of range for a stack of {}",
-                                                    *position, stack->count));
-        }
         return fmt::format("{}.element[{}]", Value(*index.object), *position);
     }
 
@@ -1482,6 +1501,24 @@ class Generator
                object->resolved->Is<TableDecl>();
     }
 
+    /// The table a `t.apply()` call applies (IsTableApply(call) must hold).
+    const TableInfo& TableOf(const CallExpr& call) const
+    {
+        const Declaration* table = call.callee->As<MemberExpr>()->object->As<NameExpr>()->resolved;
+        return m_tables[m_tableIndex.at(table)];
+    }
+
+    /// Where `action` is in the table's action list (its ActionId), if it is there.
+    static std::optional<size_t> ActionPosition(const TableInfo& table, const Declaration* action)
+    {
+        const auto position = std::find(table.actions.begin(), table.actions.end(), action);
+        if (position == table.actions.end())
+        {
+            return std::nullopt;
+        }
+        return static_cast<size_t>(position - table.actions.begin());
+    }
+
     /// Applies the table now (hoisted before the statement being generated); returns the
     /// name of the p4rt::ApplyResult.
     std::string ApplyTable(const CallExpr& call)
@@ -1490,8 +1527,7 @@ class Generator
         {
             Unsupported(call.location, "a table apply() inside &&, || or ?:");
         }
-        const auto* table = call.callee->As<MemberExpr>()->object->As<NameExpr>()->resolved;
-        const TableInfo& info = m_tables[m_tableIndex.at(table->As<TableDecl>())];
+        const TableInfo& info = TableOf(call);
         const std::string result = Temp("applied");
         m_pre.push_back(fmt::format("const p4rt::ApplyResult {} = {}(s, md);", result,
                                     info.function));
@@ -1563,6 +1599,11 @@ class Generator
             if (objectType && objectType->Is<StackType>() &&
                 (member->member == "next" || member->member == "last"))
             {
+                if (member->member == "next")
+                {
+                    Unsupported(member->location, "writing a header stack's .next outside "
+                                                  "extract");
+                }
                 return StackElement(LValue(*member->object), member->member);
             }
             return LValue(*member->object) + "." + member->member + "_";
@@ -1787,8 +1828,7 @@ class Generator
         std::string subject;
         if (call && IsTableApply(*call) && member->member == "action_run")
         {
-            table = &m_tables[m_tableIndex.at(
-                call->callee->As<MemberExpr>()->object->As<NameExpr>()->resolved->As<TableDecl>())];
+            table = &TableOf(*call);
             subject = ApplyTable(*call) + ".actionRun";
         }
         else
@@ -1807,17 +1847,14 @@ class Generator
             else if (table)
             {
                 const auto* name = label.As<NameExpr>();
-                const auto* action = name && name->resolved ? name->resolved->As<ActionDecl>()
-                                                            : nullptr;
-                const auto position =
-                    std::find(table->actions.begin(), table->actions.end(), action);
-                if (position == table->actions.end())
+                const auto position = ActionPosition(*table, name ? name->resolved : nullptr);
+                if (!position)
                 {
                     Fail(label.location, "'" + ToString(label) + "' is not an action of table '" +
                                              table->decl->name + "'");
                     continue;
                 }
-                out.Line(fmt::format("case {}:", position - table->actions.begin()));
+                out.Line(fmt::format("case {}:", *position));
             }
             else
             {
@@ -2143,7 +2180,7 @@ class Generator
         {
             const std::string sm = LValue(arg(0));
             Flush(out);
-            out.Line(fmt::format("{0}.egress_spec_ = {1}; {0}.mcast_grp_ = 0;", sm, 511));
+            out.Line(fmt::format("{}.egress_spec_ = p4rt::kV1DropPort; {}.mcast_grp_ = 0;", sm, sm));
         }
         else if (name == "hash" && inControl)
         {
@@ -2152,26 +2189,13 @@ class Generator
             const std::string algorithm = HashAlgorithm(arg(1));
             const std::string base = Value(arg(2));
             const std::string max = Value(arg(4));
-            const std::string input = Temp("input");
-            std::vector<std::string> stores;
-            const size_t bits = PackData(arg(3), input, stores);
+            const PackedInput input = Pack(arg(3));
             Flush(out);
             out.Open("");
-            out.Line(fmt::format("uint8_t {}[{}] = {{}};", input, std::max<size_t>(1, (bits + 7) / 8)));
-            for (const auto& line : stores)
-            {
-                out.Line(line);
-            }
-            // identity over whole bytes, up to 8 of them, is the packed value itself.
-            const bool identity = algorithm == "p4rt::HashAlgorithm::Identity" && bits % 8 == 0 &&
-                                  bits <= 64 && bits > 0;
-            const std::string hashed =
-                identity ? fmt::format("p4rt::LoadBigEndian({}, {})", input, bits / 8)
-                         : fmt::format("p4rt::ComputeHash({}, {}, {})", algorithm, input,
-                                       (bits + 7) / 8);
+            EmitPacked(input, out);
             out.Line(fmt::format("{} = {};", target,
-                                 Masked(fmt::format("p4rt::ReduceHash({}, {}, {})", hashed, base,
-                                                    max),
+                                 Masked(fmt::format("p4rt::ReduceHash({}, {}, {})",
+                                                    HashOf(algorithm, input), base, max),
                                         width)));
             out.Close();
         }
@@ -2181,19 +2205,11 @@ class Generator
             const std::string checksum = name == "update_checksum" ? LValue(arg(2)) : Value(arg(2));
             const unsigned width = Width(arg(2).type);
             const std::string algorithm = HashAlgorithm(arg(3));
-            const std::string input = Temp("input");
-            std::vector<std::string> stores;
-            const size_t bits = PackData(arg(1), input, stores);
+            const PackedInput input = Pack(arg(1));
             Flush(out);
             out.Open("if (" + condition + ")");
-            out.Line(fmt::format("uint8_t {}[{}] = {{}};", input, std::max<size_t>(1, (bits + 7) / 8)));
-            for (const auto& line : stores)
-            {
-                out.Line(line);
-            }
-            const std::string computed = Masked(
-                fmt::format("p4rt::ComputeHash({}, {}, {})", algorithm, input, (bits + 7) / 8),
-                width);
+            EmitPacked(input, out);
+            const std::string computed = Masked(HashOf(algorithm, input), width);
             if (name == "update_checksum")
             {
                 out.Line(fmt::format("{} = {};", checksum, computed));
@@ -2262,6 +2278,45 @@ class Generator
             return "p4rt::HashAlgorithm::Crc32";
         }
         return "p4rt::HashAlgorithm::" + found->second;
+    }
+
+    /// A hash or checksum input: a zeroed byte buffer and the stores that fill it.
+    struct PackedInput
+    {
+        std::string buffer;
+        size_t bits = 0;
+        std::vector<std::string> stores;
+    };
+
+    PackedInput Pack(const Expression& data)
+    {
+        PackedInput input;
+        input.buffer = Temp("input");
+        input.bits = PackData(data, input.buffer, input.stores);
+        return input;
+    }
+
+    static void EmitPacked(const PackedInput& input, CodeWriter& out)
+    {
+        out.Line(fmt::format("uint8_t {}[{}] = {{}};", input.buffer,
+                             std::max<size_t>(1, (input.bits + 7) / 8)));
+        for (const auto& line : input.stores)
+        {
+            out.Line(line);
+        }
+    }
+
+    /// The unreduced hash of a packed input. Identity over whole bytes, up to 8 of them, is
+    /// the packed value itself.
+    static std::string HashOf(const std::string& algorithm, const PackedInput& input)
+    {
+        const size_t bytes = (input.bits + 7) / 8;
+        if (algorithm == "p4rt::HashAlgorithm::Identity" && input.bits % 8 == 0 && bytes <= 8 &&
+            bytes > 0)
+        {
+            return fmt::format("p4rt::LoadBigEndian({}, {})", input.buffer, bytes);
+        }
+        return fmt::format("p4rt::ComputeHash({}, {}, {})", algorithm, input.buffer, bytes);
     }
 
     /// Stores that pack a field list, a header, a struct or a single value into the bytes
@@ -2614,15 +2669,13 @@ class Generator
 
     size_t ActionPosition(const TableInfo& table, const ActionRef& ref)
     {
-        const Declaration* decl = ref.action->resolved;
-        const auto position = std::find(table.actions.begin(), table.actions.end(), decl);
-        if (position == table.actions.end())
+        const auto position = ActionPosition(table, ref.action->resolved);
+        if (!position)
         {
             Fail(ref.location, "'" + ref.action->name + "' is not in the actions of table '" +
                                    table.decl->name + "'");
-            return 0;
         }
-        return static_cast<size_t>(position - table.actions.begin());
+        return position.value_or(0);
     }
 
     void EmitTableSchema(const TableInfo& table, CodeWriter& out)
@@ -2675,8 +2728,7 @@ class Generator
         else
         {
             out.Line(fmt::format("schema.defaultAction = {};",
-                                 std::find(table.actions.begin(), table.actions.end(), m_noAction) -
-                                     table.actions.begin()));
+                                 ActionPosition(table, m_noAction).value_or(0)));
         }
         if (const auto* size = decl.Size())
         {
@@ -2735,7 +2787,8 @@ class Generator
         std::string match = "{";
         for (size_t i = 0; i < keys.size(); ++i)
         {
-            match += (i ? ", " : "") + MatchValueOf(*keys[i], keyProperty->keys[i]->matchKind);
+            match += (i ? ", " : "") + MatchValueOf(*keys[i], keyProperty->keys[i]->matchKind,
+                                                    Width(keyProperty->keys[i]->expression->type));
         }
         match += "}";
         std::string priority;
@@ -2753,7 +2806,32 @@ class Generator
                              priority.empty() ? ", std::nullopt" : priority));
     }
 
-    std::string MatchValueOf(const Expression& key, const std::string& matchKind)
+    /// The prefix length of an lpm entry's mask (`v &&& 0xffffff00`): it must be ones then
+    /// zeros in the key's width.
+    unsigned PrefixLength(const Expression& mask, unsigned width)
+    {
+        const auto value = EvalConst(mask);
+        if (!value || width > 64)
+        {
+            Unsupported(mask.location, "an lpm entry mask that is not a constant of at most 64 bits",
+                        "write value/length as a prefix");
+            return 0;
+        }
+        unsigned prefix = 0;
+        while (prefix < width && ((*value >> (width - 1 - prefix)) & 1))
+        {
+            ++prefix;
+        }
+        const uint64_t expected =
+            prefix == 0 ? 0 : (~uint64_t{0} << (64 - prefix)) >> (64 - width);
+        if (*value != expected)
+        {
+            Fail(mask.location, "this lpm mask is not a prefix (ones followed by zeros)");
+        }
+        return prefix;
+    }
+
+    std::string MatchValueOf(const Expression& key, const std::string& matchKind, unsigned width)
     {
         if (key.Is<DefaultExpr>() || key.Is<DontCareExpr>())
         {
@@ -2767,16 +2845,8 @@ class Generator
                 const std::string mask = BitStringOf(*binary->right);
                 if (matchKind == "lpm")
                 {
-                    const auto maskValue = EvalConst(*binary->right);
-                    const unsigned width = Width(binary->left->type) ? Width(binary->left->type)
-                                                                     : Width(binary->right->type);
-                    unsigned prefix = 0;
-                    while (maskValue && prefix < width &&
-                           ((*maskValue >> (width - 1 - prefix)) & 1))
-                    {
-                        ++prefix;
-                    }
-                    return fmt::format("p4rt::MatchValue::Lpm({}, {})", value, prefix);
+                    return fmt::format("p4rt::MatchValue::Lpm({}, {})", value,
+                                       PrefixLength(*binary->right, width));
                 }
                 return fmt::format("p4rt::MatchValue::Ternary({}, {})", value, mask);
             }
@@ -2789,12 +2859,12 @@ class Generator
         const std::string value = BitStringOf(key);
         if (matchKind == "lpm")
         {
-            return fmt::format("p4rt::MatchValue::Lpm({}, {})", value, Width(key.type));
+            return fmt::format("p4rt::MatchValue::Lpm({}, {})", value, width);
         }
         if (matchKind == "ternary")
         {
             return fmt::format("p4rt::MatchValue::Ternary({}, p4rt::BitString::AllOnes({}))",
-                               value, Width(key.type));
+                               value, width);
         }
         return fmt::format("p4rt::MatchValue::Exact({})", value);
     }
@@ -2888,8 +2958,11 @@ class Generator
         {
             if ((ingress ? role.loadIngress : role.loadEgress) && SmField(role.field))
             {
-                out.Line(fmt::format("s.sm.{}_ = static_cast<{}>(md.{});", role.field,
-                                     StorageType(SmField(role.field)->type.get(), {}), role.member));
+                const Type* type = SmField(role.field)->type.get();
+                out.Line(fmt::format("s.sm.{}_ = static_cast<{}>({});", role.field,
+                                     StorageType(type, {}),
+                                     Masked("uint64_t{md." + std::string(role.member) + "}",
+                                            Width(type))));
             }
         }
     }
@@ -2948,6 +3021,7 @@ class Generator
         out.Open(fmt::format("void Parser_{}(State& s, const uint8_t* pkt, uint32_t len)",
                              m_parser->name));
         out.Line("uint32_t off = 0;");
+        InitializeBlockVariables(m_parser->locals, out);
         const ParserState* start = m_parser->FindState("start");
         if (!start)
         {
@@ -3057,6 +3131,10 @@ class Generator
             }
             const std::string target = StateTarget(*selectCase->state);
             out.Line(condition.empty() ? target : "if (" + condition + ") " + target);
+            if (condition.empty())
+            {
+                return;  // a default case: nothing after it can run
+            }
         }
         out.Line(ParserError("NoMatch"));
     }
@@ -3192,12 +3270,11 @@ class Generator
         out.Close();
     }
 
-    void EmitControl(const ControlDecl& control, CodeWriter& out)
+    /// Block-level variables live in the state (zeroed by Parse); their initializers run each
+    /// time the block starts.
+    void InitializeBlockVariables(const PtrList<Declaration>& locals, CodeWriter& out)
     {
-        m_context = Context::Control;
-        out.Line("");
-        out.Open(fmt::format("void Control_{}(State& s, p4rt::V1Metadata& md)", control.name));
-        for (const auto& local : control.locals)
+        for (const auto& local : locals)
         {
             if (const auto* variable = local->As<VariableDecl>(); variable && variable->initializer)
             {
@@ -3208,6 +3285,14 @@ class Generator
                 Assign(target, *variable->initializer, out);
             }
         }
+    }
+
+    void EmitControl(const ControlDecl& control, CodeWriter& out)
+    {
+        m_context = Context::Control;
+        out.Line("");
+        out.Open(fmt::format("void Control_{}(State& s, p4rt::V1Metadata& md)", control.name));
+        InitializeBlockVariables(control.locals, out);
         for (const auto& statement : control.apply->statements)
         {
             Statement(*statement, out);
@@ -3225,8 +3310,8 @@ class Generator
             Statement(*statement, body);
         }
         out.Line("");
-        out.Open("uint32_t Deparse(const void* state, uint8_t* data, uint32_t length, "
-                 "uint32_t capacity) const override");
+        out.Open("std::optional<uint32_t> Deparse(const void* state, uint8_t* data, "
+                 "uint32_t length, uint32_t capacity) const override");
         out.Line("const State& s = *static_cast<const State*>(state);");
         out.Line(fmt::format("uint8_t out[{}];", std::max(m_maxEmitBytes, 1u)));
         out.Line("uint32_t pos = 0;");
@@ -3234,7 +3319,7 @@ class Generator
         out.Line("goto deparsed;");
         out.Line("deparsed:");
         out.Line("const uint32_t payload = length - s.base.parsedBytes;");
-        out.Line("if (pos + payload > capacity) return 0;");
+        out.Line("if (pos + payload > capacity) return std::nullopt;");
         out.Line("if (pos != s.base.parsedBytes) std::memmove(data + pos, data + "
                  "s.base.parsedBytes, payload);");
         out.Line("std::memcpy(data, out, pos);");

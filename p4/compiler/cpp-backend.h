@@ -26,6 +26,7 @@
 
 #include "p4/compiler/ast.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -36,8 +37,7 @@ class Diagnostics;
 
 struct CppBackendOptions
 {
-    /// The program's name: a C++ identifier (the .p4 file name without extension, with
-    /// non-identifier characters replaced by '_').
+    /// The program's name: a C++ identifier (ProgramNameForPath).
     std::string name;
     /// The source path recorded in the program's info.
     std::string sourcePath;
@@ -47,12 +47,16 @@ struct CppCode
 {
     std::string header;
     std::string source;
+    /// Hash of the generated program (what the source holds apart from its framing), recorded
+    /// in the program's info so that a stale build can be recognised.
+    uint64_t codeHash = 0;
 };
 
 std::optional<CppCode> GenerateCpp(const ast::Program& program, const CppBackendOptions& options,
                                    Diagnostics& diags);
 
-/// The program name CppBackendOptions expects for a .p4 path: "p4/my-prog.p4" -> "my_prog".
+/// The program name CppBackendOptions expects for a .p4 path: "p4/my-prog.p4" -> "my_prog",
+/// "2pc.p4" -> "_2pc" (the name the build gives it).
 std::string ProgramNameForPath(const std::string& path);
 
 } // namespace incsim::p4

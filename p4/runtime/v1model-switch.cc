@@ -43,12 +43,31 @@ V1SwitchTarget::Drain()
 }
 
 void
+V1SwitchTarget::Clone(const Packet& packet, uint32_t session, uint8_t fieldList,
+                      InstanceType type, int passes)
+{
+    const auto port = m_program->Control().CloneSessionPort(session);
+    if (!port)
+    {
+        return;
+    }
+    // Parsed again, with only the field list kept (BMv2's copy_ingress_pkt; for egress clones
+    // BMv2 copies the parsed headers instead, which the deparsed bytes reproduce).
+    Packet copy = NewPacket(packet.bytes.data(), packet.length);
+    copy.md.ingressPort = packet.md.ingressPort;
+    copy.md.instanceType = static_cast<uint32_t>(type);
+    copy.md.packetLength = packet.length;
+    m_program->Reparse(copy.bytes.data(), copy.length, copy.state.data(), copy.md,
+                       packet.state.data(), fieldList);
+    EgressPass(std::move(copy), *port, 0, static_cast<uint32_t>(type), passes);
+}
+
+void
 V1SwitchTarget::IngressPass(Packet packet, uint32_t port, InstanceType type,
                             const Packet* preserveFrom, uint8_t fieldList, int passes)
 {
     if (passes >= kMaxPasses)
     {
-        ++m_dropped;
         return;
     }
     V1Metadata& md = packet.md;
@@ -56,28 +75,20 @@ V1SwitchTarget::IngressPass(Packet packet, uint32_t port, InstanceType type,
     md.ingressPort = port;
     md.instanceType = static_cast<uint32_t>(type);
     md.packetLength = packet.length;
-    m_program->Parse(packet.bytes.data(), packet.length, packet.state.data(), md);
     if (preserveFrom)
     {
-        m_program->CopyFieldList(preserveFrom->state.data(), packet.state.data(), fieldList);
+        m_program->Reparse(packet.bytes.data(), packet.length, packet.state.data(), md,
+                           preserveFrom->state.data(), fieldList);
+    }
+    else
+    {
+        m_program->Parse(packet.bytes.data(), packet.length, packet.state.data(), md);
     }
     m_program->Ingress(packet.state.data(), md);
 
-    // Ingress-to-egress clone: the original packet, parsed afresh, with only the field list
-    // kept (BMv2's copy_ingress_pkt).
     if (md.clone)
     {
-        if (const auto clonePort = m_program->Control().CloneSessionPort(md.cloneSession))
-        {
-            Packet copy = NewPacket(packet.bytes.data(), packet.length);
-            copy.md.ingressPort = port;
-            copy.md.instanceType = static_cast<uint32_t>(InstanceType::IngressClone);
-            copy.md.packetLength = packet.length;
-            m_program->Parse(copy.bytes.data(), copy.length, copy.state.data(), copy.md);
-            m_program->CopyFieldList(packet.state.data(), copy.state.data(), md.cloneFieldList);
-            EgressPass(std::move(copy), *clonePort, 0,
-                       static_cast<uint32_t>(InstanceType::IngressClone), passes);
-        }
+        Clone(packet, md.cloneSession, md.cloneFieldList, InstanceType::IngressClone, passes);
     }
     if (md.resubmit)
     {
@@ -89,9 +100,8 @@ V1SwitchTarget::IngressPass(Packet packet, uint32_t port, InstanceType type,
     if (md.mcastGrp != 0)
     {
         const std::vector<Replica>* replicas = m_program->Control().MulticastGroup(md.mcastGrp);
-        if (!replicas || replicas->empty())
+        if (!replicas)
         {
-            ++m_dropped;
             return;
         }
         for (const Replica& replica : *replicas)
@@ -103,7 +113,6 @@ V1SwitchTarget::IngressPass(Packet packet, uint32_t port, InstanceType type,
     }
     if (md.egressSpec == kV1DropPort)
     {
-        ++m_dropped;
         return;
     }
     // Unicast leaves ingress as a normal packet, whatever brought it in (as in simple_switch).
@@ -123,33 +132,20 @@ V1SwitchTarget::EgressPass(Packet packet, uint32_t port, uint32_t rid, uint32_t 
     md.instanceType = instanceType;
     md.packetLength = packet.length;
     m_program->Egress(packet.state.data(), md);
-    const uint32_t length = m_program->Deparse(packet.state.data(), packet.bytes.data(),
-                                               packet.length,
-                                               static_cast<uint32_t>(packet.bytes.size()));
-    if (length == 0 && packet.length != 0)
+    const std::optional<uint32_t> length =
+        m_program->Deparse(packet.state.data(), packet.bytes.data(), packet.length,
+                           static_cast<uint32_t>(packet.bytes.size()));
+    if (!length)
     {
-        ++m_dropped;  // the emitted headers did not fit
-        return;
+        return;  // the emitted headers did not fit
     }
-    packet.length = length;
-
-    // Egress-to-egress clone: the packet as deparsed, through egress again.
+    packet.length = *length;
     if (md.clone && passes + 1 < kMaxPasses)
     {
-        if (const auto clonePort = m_program->Control().CloneSessionPort(md.cloneSession))
-        {
-            Packet copy = NewPacket(packet.bytes.data(), packet.length);
-            copy.md.ingressPort = md.ingressPort;
-            copy.md.packetLength = packet.length;
-            m_program->Parse(copy.bytes.data(), copy.length, copy.state.data(), copy.md);
-            m_program->CopyFieldList(packet.state.data(), copy.state.data(), md.cloneFieldList);
-            EgressPass(std::move(copy), *clonePort, 0,
-                       static_cast<uint32_t>(InstanceType::EgressClone), passes + 1);
-        }
+        Clone(packet, md.cloneSession, md.cloneFieldList, InstanceType::EgressClone, passes + 1);
     }
     if (md.egressSpec == kV1DropPort)
     {
-        ++m_dropped;
         return;
     }
     if (md.recirculate)

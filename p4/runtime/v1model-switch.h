@@ -25,13 +25,6 @@ class V1SwitchTarget : public StfTarget
     void InjectPacket(uint32_t port, const std::vector<uint8_t>& data) override;
     std::vector<StfOutputPacket> Drain() override;
 
-    V1Program& Program() { return *m_program; }
-
-    /// Passes through ingress allowed per injected packet (resubmit and recirculate loops).
-    static constexpr int kMaxPasses = 64;
-    /// Packets dropped by the program (mark_to_drop, no multicast group, ...) so far.
-    uint64_t Dropped() const { return m_dropped; }
-
   private:
     struct Packet
     {
@@ -42,6 +35,10 @@ class V1SwitchTarget : public StfTarget
     };
 
     Packet NewPacket(const uint8_t* data, uint32_t length) const;
+    /// A copy of `packet` (its bytes as they are now) for clone session `session`, through
+    /// egress as `type`.
+    void Clone(const Packet& packet, uint32_t session, uint8_t fieldList, InstanceType type,
+               int passes);
     void IngressPass(Packet packet, uint32_t port, InstanceType type, const Packet* preserveFrom,
                      uint8_t fieldList, int passes);
     void EgressPass(Packet packet, uint32_t port, uint32_t rid, uint32_t instanceType,
@@ -49,7 +46,6 @@ class V1SwitchTarget : public StfTarget
 
     std::unique_ptr<V1Program> m_program;
     std::vector<StfOutputPacket> m_outputs;
-    uint64_t m_dropped = 0;
 };
 
 } // namespace incsim::p4rt

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ enum class InstanceType : uint32_t
 
 /// v1model's drop port: egress_spec == 511 at the end of a pipeline drops the packet.
 constexpr uint32_t kV1DropPort = 511;
+/// Passes through ingress one arriving packet may make by resubmitting or recirculating
+/// itself; beyond that it is dropped (BMv2 has no limit; a loop would never end).
+constexpr int kMaxPasses = 16;
 
 /// The standard metadata the target sets and reads, plus what the program asked for.
 struct V1Metadata
@@ -141,10 +145,19 @@ class V1Program
     /// taken from md and egress_spec starting at 0; stores egress_spec in md.
     virtual void Egress(void* state, V1Metadata& md) = 0;
     /// The deparser: rewrites `data` as the emitted headers followed by the payload (the bytes
-    /// from parsedBytes to `length`). Returns the new length, or 0 if it would exceed
+    /// from parsedBytes to `length`). Returns the new length, or nullopt if it would exceed
     /// `capacity`.
-    virtual uint32_t Deparse(const void* state, uint8_t* data, uint32_t length,
-                             uint32_t capacity) const = 0;
+    virtual std::optional<uint32_t> Deparse(const void* state, uint8_t* data, uint32_t length,
+                                            uint32_t capacity) const = 0;
+
+    /// Parse, then keep the user metadata of @field_list(fieldList) from `keepFrom` (the
+    /// state of the pass that resubmitted, recirculated or cloned the packet).
+    void Reparse(const uint8_t* data, uint32_t length, void* state, const V1Metadata& md,
+                 const void* keepFrom, uint8_t fieldList)
+    {
+        Parse(data, length, state, md);
+        CopyFieldList(keepFrom, state, fieldList);
+    }
 
     /// A user metadata field by its name in the metadata struct ("drop_reason"); nullptr if
     /// there is none or it is wider than 64 bits. Reads the value from a state.
@@ -195,7 +208,7 @@ inline uint64_t AddSatUnsigned(uint64_t a, uint64_t b, unsigned width)
     return (sum > max || sum < a) ? max : sum;
 }
 
-inline uint64_t SubSatUnsigned(uint64_t a, uint64_t b, unsigned width)
+inline uint64_t SubSatUnsigned(uint64_t a, uint64_t b, unsigned /*width*/)
 {
     return a > b ? a - b : 0;
 }

@@ -99,6 +99,7 @@ EgressPort::Enqueue(FramePtr frame)
         m_enqueueTrace(*frame, m_nodeId, m_port);
     }
     size_t priority = std::min<size_t>(frame->meta.priority, m_queues.size() - 1);
+    frame->meta.enqQdepth = static_cast<uint32_t>(QueuedFrames());
     m_queuedBytes += frame->wireLength;
     m_counters.maxQueuedBytes = std::max(m_counters.maxQueuedBytes, m_queuedBytes);
     m_queues[priority].Push(std::move(frame));

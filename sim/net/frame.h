@@ -30,6 +30,11 @@ struct StandardMetadata
     uint8_t instanceType = 0;
     /// A recirculated frame: the program's @field_list whose metadata it keeps.
     uint8_t preservedFieldList = 0;
+    /// Passes this frame (and the frames it was recirculated from) made through ingress.
+    uint8_t passes = 0;
+    /// Frames queued at its egress port when it was enqueued and when it left.
+    uint32_t enqQdepth = 0;
+    uint32_t deqQdepth = 0;
     uint32_t packetLength = 0;
     /// Simulated time (ps) the frame entered the ingress pipeline.
     int64_t ingressTimestampPs = 0;

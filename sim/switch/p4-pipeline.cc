@@ -1,6 +1,7 @@
 #include "sim/switch/p4-pipeline.h"
 
 #include "sim/core/diagnostics.h"
+#include "sim/core/sim-time.h"
 #include "sim/switch/switch-device.h"
 
 #include <fmt/format.h>
@@ -17,6 +18,13 @@ namespace
 constexpr uint64_t kDropNoRoute = 1;
 constexpr uint64_t kDropTtlExpired = 2;
 
+uint64_t
+Microseconds(int64_t ps)
+{
+    return static_cast<uint64_t>(ps) / 1000000;
+}
+
+/// What a pass through ingress starts from: the frame's metadata as the switch set it.
 p4rt::V1Metadata
 IngressMetadata(const StandardMetadata& meta)
 {
@@ -24,7 +32,7 @@ IngressMetadata(const StandardMetadata& meta)
     md.ingressPort = meta.ingressPort;
     md.instanceType = meta.instanceType;
     md.packetLength = meta.packetLength;
-    md.ingressGlobalTimestamp = static_cast<uint64_t>(meta.ingressTimestampPs) / 1000000;
+    md.ingressGlobalTimestamp = Microseconds(meta.ingressTimestampPs);
     return md;
 }
 
@@ -38,9 +46,9 @@ P4Pipeline::P4Pipeline(SwitchDevice& device, std::unique_ptr<p4rt::V1Program> pr
 {
     if (m_program->StateSize() > Frame::kPipelineStateCapacity)
     {
-        throw ConfigError(fmt::format("P4 program '{}' keeps {} bytes of per-packet state; a frame holds "
-                            "{} (Frame::kPipelineStateCapacity)",
-                            m_program->Info().name, m_program->StateSize(),
+        throw ConfigError(fmt::format("P4 program '{}' keeps {} bytes of per-packet state; a "
+                                      "frame holds {} (Frame::kPipelineStateCapacity)",
+                                      m_program->Info().name, m_program->StateSize(),
                                       Frame::kPipelineStateCapacity));
     }
     m_dropReason = m_program->FindMetadataField("drop_reason");
@@ -66,38 +74,51 @@ P4Pipeline::Ingress(Frame& frame)
 {
     StandardMetadata& meta = frame.meta;
     p4rt::V1Metadata md = IngressMetadata(meta);
-    const bool recirculated =
-        meta.instanceType == static_cast<uint8_t>(p4rt::InstanceType::Recirculate);
-    if (recirculated)
+    if (meta.instanceType == static_cast<uint8_t>(p4rt::InstanceType::Recirculate))
     {
-        // The state still holds the metadata egress left; the field list survives the parse.
+        // The state still holds what egress left; the field list survives the parse.
         std::memcpy(m_scratch, frame.pipelineState, m_program->StateSize());
+        m_program->Reparse(frame.data, frame.length, frame.pipelineState, md, m_scratch,
+                           meta.preservedFieldList);
     }
-    m_program->Parse(frame.data, frame.length, frame.pipelineState, md);
-    if (recirculated)
+    else
     {
-        m_program->CopyFieldList(m_scratch, frame.pipelineState, meta.preservedFieldList);
+        m_program->Parse(frame.data, frame.length, frame.pipelineState, md);
     }
     m_program->Ingress(frame.pipelineState, md);
-    for (int pass = 1; md.resubmit && pass <= kMaxResubmits; ++pass)
+    // As simple_switch: clone first, then resubmit (the frame bytes are untouched until the
+    // deparser, so every pass parses the original packet), then forward.
+    while (true)
     {
-        // The frame bytes are untouched until the deparser: parse the original again.
+        if (md.clone)
+        {
+            Clone(frame, md.cloneSession, md.cloneFieldList, p4rt::InstanceType::IngressClone,
+                  /*afterEgress=*/false);
+        }
+        if (!md.resubmit || ++meta.passes >= p4rt::kMaxPasses)
+        {
+            break;
+        }
         std::memcpy(m_scratch, frame.pipelineState, m_program->StateSize());
         const uint8_t fieldList = md.resubmitFieldList;
         md = IngressMetadata(meta);
         md.instanceType = static_cast<uint32_t>(p4rt::InstanceType::Resubmit);
-        m_program->Parse(frame.data, frame.length, frame.pipelineState, md);
-        m_program->CopyFieldList(m_scratch, frame.pipelineState, fieldList);
+        m_program->Reparse(frame.data, frame.length, frame.pipelineState, md, m_scratch,
+                           fieldList);
         m_program->Ingress(frame.pipelineState, md);
     }
-    if (md.clone)
-    {
-        CloneFromIngress(frame, md.cloneSession, md.cloneFieldList);
-    }
+    // Unicast leaves ingress as a normal packet, whatever brought it in.
     meta.instanceType = static_cast<uint8_t>(p4rt::InstanceType::Normal);
-    meta.mcastGroup = static_cast<uint16_t>(md.mcastGrp);
     meta.priority = static_cast<uint8_t>(md.priority);
-    meta.egressSpec = md.resubmit ? kDropPort : md.egressSpec;
+    if (md.resubmit)
+    {
+        meta.mcastGroup = 0;  // resubmitted too often
+        meta.egressSpec = kDropPort;
+        meta.dropReason = DropReason::Pipeline;
+        return;
+    }
+    meta.mcastGroup = static_cast<uint16_t>(md.mcastGrp);
+    meta.egressSpec = md.egressSpec;
     if (meta.egressSpec == kDropPort && meta.mcastGroup == 0)
     {
         SetDropReason(frame);
@@ -105,52 +126,61 @@ P4Pipeline::Ingress(Frame& frame)
 }
 
 void
-P4Pipeline::CloneFromIngress(const Frame& frame, uint32_t session, uint8_t fieldList)
+P4Pipeline::Clone(const Frame& frame, uint32_t session, uint8_t fieldList,
+                  p4rt::InstanceType type, bool afterEgress)
 {
     const auto port = Control().CloneSessionPort(session);
     if (!port)
     {
         return;
     }
+    // The packet as it is now (original bytes in ingress, deparsed in egress), parsed again,
+    // with only the field list kept.
     FramePtr copy = FramePool::Instance().Clone(frame);
-    copy->meta.instanceType = static_cast<uint8_t>(p4rt::InstanceType::IngressClone);
+    copy->meta.instanceType = static_cast<uint8_t>(type);
     p4rt::V1Metadata md = IngressMetadata(copy->meta);
-    md.instanceType = copy->meta.instanceType;
-    m_program->Parse(copy->data, copy->length, copy->pipelineState, md);
-    m_program->CopyFieldList(frame.pipelineState, copy->pipelineState, fieldList);
-    m_device.SendFromCpu(std::move(copy), *port);
+    m_program->Reparse(copy->data, copy->length, copy->pipelineState, md, frame.pipelineState,
+                       fieldList);
+    if (afterEgress)
+    {
+        m_device.EnqueueAfterEgress(std::move(copy), *port);
+    }
+    else
+    {
+        m_device.SendFromCpu(std::move(copy), *port);
+    }
 }
 
 void
 P4Pipeline::Egress(Frame& frame)
 {
     StandardMetadata& meta = frame.meta;
-    p4rt::V1Metadata md;
-    md.ingressPort = meta.ingressPort;
+    p4rt::V1Metadata md = IngressMetadata(meta);
     md.egressPort = meta.egressPort;
     md.egressRid = meta.replicationId;
-    md.instanceType = meta.instanceType;
     md.packetLength = frame.wireLength;
-    md.ingressGlobalTimestamp = static_cast<uint64_t>(meta.ingressTimestampPs) / 1000000;
+    const int64_t now = NowPs();
+    md.egressGlobalTimestamp = Microseconds(now);
+    // Frames are enqueued as ingress finishes (the pipeline delay is folded into the link).
+    md.enqTimestamp = static_cast<uint32_t>(md.ingressGlobalTimestamp);
+    md.enqQdepth = meta.enqQdepth;
+    md.deqTimedelta = static_cast<uint32_t>(Microseconds(now - meta.ingressTimestampPs));
+    md.deqQdepth = meta.deqQdepth;
     m_program->Egress(frame.pipelineState, md);
-    const uint32_t length =
+    const std::optional<uint32_t> length =
         m_program->Deparse(frame.pipelineState, frame.data, frame.length, Frame::kCapacity);
-    if (length == 0 && frame.length != 0)
+    if (!length)
     {
         meta.egressSpec = kDropPort;
         meta.dropReason = DropReason::Pipeline;
         return;
     }
-    frame.wireLength = frame.wireLength + length - frame.length;
-    frame.length = length;
+    frame.wireLength = frame.wireLength + *length - frame.length;
+    frame.length = *length;
     if (md.clone)
     {
-        CloneFromEgress(frame, md.cloneSession, md.cloneFieldList);
-    }
-    if (md.truncateLength > 0)
-    {
-        frame.wireLength = std::min(frame.wireLength, md.truncateLength);
-        frame.length = std::min(frame.length, md.truncateLength);
+        Clone(frame, md.cloneSession, md.cloneFieldList, p4rt::InstanceType::EgressClone,
+              /*afterEgress=*/true);
     }
     if (md.egressSpec == kDropPort)
     {
@@ -160,32 +190,27 @@ P4Pipeline::Egress(Frame& frame)
     }
     if (md.recirculate)
     {
+        if (meta.passes + 1 >= p4rt::kMaxPasses)
+        {
+            meta.egressSpec = kDropPort;
+            meta.dropReason = DropReason::Pipeline;
+            return;
+        }
         FramePtr copy = FramePool::Instance().Clone(frame);
         copy->meta = StandardMetadata{};
         copy->meta.instanceType = static_cast<uint8_t>(p4rt::InstanceType::Recirculate);
         copy->meta.packetLength = copy->wireLength;
         copy->meta.preservedFieldList = md.recirculateFieldList;
+        copy->meta.passes = static_cast<uint8_t>(meta.passes + 1);
         m_device.Recirculate(std::move(copy));
         meta.egressSpec = kRecirculatePort;
-    }
-}
-
-void
-P4Pipeline::CloneFromEgress(const Frame& frame, uint32_t session, uint8_t fieldList)
-{
-    const auto port = Control().CloneSessionPort(session);
-    if (!port)
-    {
         return;
     }
-    // The packet as deparsed, parsed again, with only the field list kept.
-    FramePtr copy = FramePool::Instance().Clone(frame);
-    copy->meta.instanceType = static_cast<uint8_t>(p4rt::InstanceType::EgressClone);
-    p4rt::V1Metadata md = IngressMetadata(copy->meta);
-    md.instanceType = copy->meta.instanceType;
-    m_program->Parse(copy->data, copy->length, copy->pipelineState, md);
-    m_program->CopyFieldList(frame.pipelineState, copy->pipelineState, fieldList);
-    m_device.SendFromCpu(std::move(copy), *port);
+    if (md.truncateLength > 0)
+    {
+        frame.wireLength = std::min(frame.wireLength, md.truncateLength);
+        frame.length = std::min(frame.length, md.truncateLength);
+    }
 }
 
 const std::vector<p4rt::Replica>*

@@ -50,16 +50,13 @@ class P4Pipeline : public SwitchPipeline
     const std::vector<p4rt::Replica>* MulticastGroup(uint16_t group) const override;
     std::string Name() const override;
 
-    p4rt::V1Program& Program() { return *m_program; }
     p4rt::ControlPlane& Control() { return m_program->Control(); }
-
-    /// Passes through ingress a packet may make by resubmitting itself.
-    static constexpr int kMaxResubmits = 8;
 
   private:
     void SetDropReason(Frame& frame) const;
-    void CloneFromIngress(const Frame& frame, uint32_t session, uint8_t fieldList);
-    void CloneFromEgress(const Frame& frame, uint32_t session, uint8_t fieldList);
+    /// A copy of the frame for clone session `session`, into its port's queue.
+    void Clone(const Frame& frame, uint32_t session, uint8_t fieldList, p4rt::InstanceType type,
+               bool afterEgress);
 
     SwitchDevice& m_device;
     std::unique_ptr<p4rt::V1Program> m_program;

@@ -4,6 +4,7 @@
 #include "sim/net/frame.h"
 
 #include "p4/runtime/control-plane.h"
+#include "p4/runtime/v1model.h"
 
 #include <cstdint>
 #include <memory>
@@ -16,7 +17,7 @@ class EcmpRoutes;
 class SwitchDevice;
 
 /// v1model's drop port: an ingress that leaves egressSpec here drops the frame.
-constexpr uint32_t kDropPort = 511;
+constexpr uint32_t kDropPort = p4rt::kV1DropPort;
 /// Set by Egress when the frame went back to ingress (SwitchDevice::Recirculate took a copy):
 /// it is not transmitted, and not counted as a drop.
 constexpr uint32_t kRecirculatePort = 512;

@@ -119,23 +119,44 @@ SwitchDevice::Recirculate(FramePtr frame)
 {
     if (!m_up)
     {
+        Drop(*frame, 0, DropReason::NodeDown);
         return;
     }
     m_recirculating.Push(std::move(frame));
-    ns3::Simulator::Schedule(m_pipelineDelay, &SwitchDevice::RecirculationDone, this);
+    ns3::Simulator::Schedule(m_pipelineDelay, &SwitchDevice::RecirculationDone, this,
+                             m_generation);
 }
 
 void
-SwitchDevice::RecirculationDone()
+SwitchDevice::RecirculationDone(uint64_t generation)
 {
-    if (m_recirculating.Empty())
+    if (generation != m_generation || m_recirculating.Empty())
     {
-        return;  // flushed by a crash
+        return;  // the switch crashed since: its frames were dropped
     }
     FramePtr frame = m_recirculating.Pop();
     frame->meta.ingressTimestampPs = NowPs();
     m_pipeline->Ingress(*frame);
     Dispatch(std::move(frame));
+}
+
+void
+SwitchDevice::EnqueueAfterEgress(FramePtr frame, uint32_t port)
+{
+    // The egress port is in the middle of dequeuing: enqueue once it has finished.
+    m_afterEgress.Push({std::move(frame), port});
+    ns3::Simulator::ScheduleNow(&SwitchDevice::AfterEgressDone, this, m_generation);
+}
+
+void
+SwitchDevice::AfterEgressDone(uint64_t generation)
+{
+    if (generation != m_generation || m_afterEgress.Empty())
+    {
+        return;
+    }
+    auto [frame, port] = m_afterEgress.Pop();
+    SendFromCpu(std::move(frame), port);
 }
 
 // The traffic manager: unicast, multicast replication, or the CPU.
@@ -154,12 +175,13 @@ SwitchDevice::Dispatch(FramePtr frame)
         for (size_t i = 0; i < replicas->size(); ++i)
         {
             const p4rt::Replica& target = (*replicas)[i];
-            if (target.port >= m_ports.size())
-            {
-                continue;
-            }
             FramePtr replica = i + 1 == replicas->size() ? std::move(frame)
                                                          : FramePool::Instance().Clone(*frame);
+            if (target.port >= m_ports.size())
+            {
+                Drop(*replica, meta.ingressPort, DropReason::NoRoute);
+                continue;
+            }
             replica->meta.egressPort = target.port;
             replica->meta.replicationId = static_cast<uint16_t>(target.rid);
             replica->meta.instanceType = static_cast<uint8_t>(p4rt::InstanceType::Replication);
@@ -224,6 +246,7 @@ SwitchDevice::PrepareTransmit(Frame& frame, uint32_t port)
 {
     frame.meta.egressPort = port;
     frame.meta.egressSpec = port;
+    frame.meta.deqQdepth = static_cast<uint32_t>(m_ports[port]->QueuedFrames());
     m_pipeline->Egress(frame);
     if (frame.meta.egressSpec == kDropPort)
     {
@@ -250,10 +273,16 @@ SwitchDevice::SetUp(bool up)
             FramePtr frame = m_cpuQueue.Pop();
             Drop(*frame, m_cpuPort, DropReason::NodeDown);
         }
+        ++m_generation;
         while (!m_recirculating.Empty())
         {
             FramePtr frame = m_recirculating.Pop();
             Drop(*frame, 0, DropReason::NodeDown);
+        }
+        while (!m_afterEgress.Empty())
+        {
+            auto [frame, port] = m_afterEgress.Pop();
+            Drop(*frame, port, DropReason::NodeDown);
         }
         m_pipeline->Reset();
     }
@@ -277,9 +306,14 @@ SwitchDevice::DoDispose()
     {
         m_cpuQueue.Pop();
     }
+    ++m_generation;
     while (!m_recirculating.Empty())
     {
         m_recirculating.Pop();
+    }
+    while (!m_afterEgress.Empty())
+    {
+        m_afterEgress.Pop();
     }
     m_pipeline.reset();
     NetworkNode::DoDispose();

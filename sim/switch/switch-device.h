@@ -68,6 +68,9 @@ class SwitchDevice : public NetworkNode, public TransmitHook
     /// Sends a frame from the end of egress back to ingress after the pipeline delay, with its
     /// metadata as the pipeline set it (v1model recirculation).
     void Recirculate(FramePtr frame);
+    /// Enqueues a frame made during egress (an egress-to-egress clone) once the egress port
+    /// that is transmitting has finished with the current frame.
+    void EnqueueAfterEgress(FramePtr frame, uint32_t port);
 
     /// Crash (false) or recover (true). A crash drops everything queued and the pipeline's
     /// soft state; the caller takes the attached links down.
@@ -83,7 +86,8 @@ class SwitchDevice : public NetworkNode, public TransmitHook
     void DoDispose() override;
     void Dispatch(FramePtr frame);
     void CpuServiceDone();
-    void RecirculationDone();
+    void RecirculationDone(uint64_t generation);
+    void AfterEgressDone(uint64_t generation);
 
     uint32_t m_priorities = 8;
     uint32_t m_cpuPort = 255;
@@ -96,6 +100,9 @@ class SwitchDevice : public NetworkNode, public TransmitHook
     CpuHandler m_cpuHandler;
     RingBuffer<FramePtr> m_cpuQueue;
     RingBuffer<FramePtr> m_recirculating;
+    RingBuffer<std::pair<FramePtr, uint32_t>> m_afterEgress;
+    /// Bumped by a crash, so that events scheduled before it find nothing of theirs.
+    uint64_t m_generation = 0;
     ns3::EventId m_cpuEvent;
 
     Counters m_counters;

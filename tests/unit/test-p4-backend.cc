@@ -50,5 +50,6 @@ TEST_CASE("program names are C++ identifiers made from the file name", "[p4][bac
 {
     CHECK(p4::ProgramNameForPath("p4/forward.p4") == "forward");
     CHECK(p4::ProgramNameForPath("tests/p4/programs/clone-resubmit.p4") == "clone_resubmit");
-    CHECK(p4::ProgramNameForPath("/x/2pc.p4") == "p2pc");
+    CHECK(p4::ProgramNameForPath("/x/2pc.p4") == "_2pc");
+    CHECK(p4::ProgramNameForPath("a.b.p4") == "a_b");
 }

@@ -57,8 +57,7 @@ CompiledProgram(const std::string& path)
             std::cerr << diags.Render();
             throw P4Failure(fmt::format("{}: {} error(s)", path, diags.ErrorCount()));
         }
-        if (now.code->source.find(fmt::format("UINT64_C(0x{:x})", program.info.codeHash)) ==
-            std::string::npos)
+        if (now.code->codeHash != program.info.codeHash)
         {
             throw P4Failure(fmt::format("{} has changed since incsim was built; rebuild it "
                                         "(cmake --build build) to test the new version",
