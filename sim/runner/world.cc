@@ -50,7 +50,6 @@ World::World(const Scenario& scenario, Topology topology, TraceOutputs& traces)
 
     EcmpMode mode =
         routing.String("ecmp") == "per-packet" ? EcmpMode::PerPacket : EcmpMode::PerFlow;
-    uint64_t seed = m_seed;
     SetPipelineFactory(DefaultPipelineFactory(mode));
     RecomputeRoutes();
     if (routing.Bool("require_dag"))
