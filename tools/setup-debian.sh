@@ -9,6 +9,7 @@ PACKAGES=(
   catch2 libcli11-dev libsqlite3-dev sqlite3 libbenchmark-dev
   python3 python3-matplotlib python3-pandas python3-numpy
   graphviz
+  slurm-wlm slurm-client munge
 )
 
 missing=()

@@ -10,10 +10,34 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace
 {
+
+/// A sweep's worker process (INCSIM_SWEEP_PARENT names the sweep's pid) dies with the
+/// sweep, so that a killed sweep leaves no orphan writing into a run directory that the next
+/// sweep will run again.
+void
+DieWithSweep()
+{
+    const char* parent = std::getenv("INCSIM_SWEEP_PARENT");
+    if (parent == nullptr)
+    {
+        return;
+    }
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (std::to_string(getppid()) != parent)
+    {
+        std::_Exit(137);  // the sweep died before this process could ask
+    }
+}
 
 void
 RegisterComponents()
@@ -27,6 +51,7 @@ RegisterComponents()
 int
 main(int argc, char** argv)
 {
+    DieWithSweep();
     incsim::EnsurePicosecondResolution();
     RegisterComponents();
     spdlog::set_default_logger(spdlog::stderr_color_mt("incsim"));
@@ -45,6 +70,8 @@ main(int argc, char** argv)
     incsim::cli::AddSchemaCommand(app);
     incsim::cli::AddObjectsCommand(app);
     incsim::cli::AddP4Command(app);
+    incsim::cli::AddSweepCommand(app);
+    incsim::cli::AddResultsCommand(app);
 
     try
     {
@@ -53,6 +80,10 @@ main(int argc, char** argv)
     catch (const CLI::ParseError& e)
     {
         return app.exit(e);
+    }
+    catch (const incsim::cli::ExitStatus& e)
+    {
+        return e.status;
     }
     catch (const incsim::InputError& e)
     {

@@ -1,0 +1,93 @@
+#ifndef INCSIM_EXPERIMENT_RESULTS_DB_H
+#define INCSIM_EXPERIMENT_RESULTS_DB_H
+
+// The results store: one SQLite file for every sweep. Layout (docs/results.md):
+//
+//   runs     one row per run: run_id, sweep, scenario_hash, code_version, repetition, seed,
+//            status ('ok', 'failed', 'timeout'), wall_seconds, events, simulated_ns,
+//            peak_rss_kb, run_dir, error (stderr tail of a failed run), finished_at, params
+//            (JSON), and one column per varied parameter, named by its scenario path
+//            ("workload.load")
+//   metrics  run_id, name (dotted path in metrics.json, "udp.latency_us.p99"), value
+//   traces   run_id, name (file name in the run directory), path
+//   sweeps   name, sweep_file, parameters (JSON list), metrics (JSON list), updated_at
+//
+// pandas: pd.read_sql("SELECT * FROM runs", sqlite3.connect("results.sqlite")).
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace incsim::experiment
+{
+
+struct RunRecord
+{
+    std::string runId;
+    std::string sweep;
+    std::string scenarioHash;
+    std::string codeVersion;
+    uint32_t repetition = 0;
+    uint64_t seed = 0;
+    std::string status;  // ok, failed, timeout
+    double wallSeconds = 0;
+    uint64_t events = 0;
+    int64_t simulatedNs = 0;
+    int64_t peakRssKb = 0;
+    std::string runDir;
+    std::string error;
+    /// The varied parameters, path -> value.
+    std::vector<std::pair<std::string, nlohmann::json>> params;
+    /// Flattened metrics.json: dotted name -> number.
+    std::vector<std::pair<std::string, double>> metrics;
+    /// Trace files: name -> path.
+    std::vector<std::pair<std::string, std::string>> traces;
+};
+
+class ResultsDb
+{
+  public:
+    /// Opens or creates the database; throws std::runtime_error naming the file.
+    explicit ResultsDb(const std::string& path);
+    ~ResultsDb();
+    ResultsDb(const ResultsDb&) = delete;
+    ResultsDb& operator=(const ResultsDb&) = delete;
+
+    void RecordSweep(const std::string& name, const std::string& file,
+                     const std::vector<std::string>& parameters,
+                     const std::vector<std::string>& metrics);
+
+    /// Whether a run with this resolved scenario and code version finished successfully.
+    bool HasFinished(const std::string& scenarioHash, const std::string& codeVersion) const;
+
+    /// How many runs of `sweep` reported `metric`.
+    size_t CountMetric(const std::string& sweep, const std::string& metric) const;
+
+    /// Inserts or replaces the run (one transaction: the run, its metrics and traces).
+    void RecordRun(const RunRecord& run);
+
+    /// A query's result as text rows, the first row being the column names.
+    std::vector<std::vector<std::string>> Query(const std::string& sql) const;
+
+    const std::string& Path() const { return m_path; }
+
+  private:
+    void Exec(const std::string& sql) const;
+    void EnsureParamColumn(const std::string& name);
+
+    std::string m_path;
+    sqlite3* m_db = nullptr;
+    std::vector<std::string> m_columns;  // of runs
+};
+
+/// metrics.json flattened to dotted names with numeric values (booleans as 0/1).
+std::vector<std::pair<std::string, double>> FlattenMetrics(const nlohmann::json& metrics);
+
+} // namespace incsim::experiment
+
+#endif

@@ -1,0 +1,122 @@
+#include "tools/experiment/run-job.h"
+
+#include "sim/scenario/scenario.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace incsim::experiment
+{
+
+namespace
+{
+
+std::optional<nlohmann::json>
+TryReadJson(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        return std::nullopt;
+    }
+    nlohmann::json value = nlohmann::json::parse(in, nullptr, false);
+    if (value.is_discarded())
+    {
+        return std::nullopt;
+    }
+    return value;
+}
+
+} // namespace
+
+std::string
+ScenarioHash(const nlohmann::json& resolved)
+{
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (unsigned char c : resolved.dump())
+    {
+        hash = (hash ^ c) * 0x100000001b3ull;
+    }
+    return fmt::format("{:016x}", hash);
+}
+
+std::string
+FileTail(const std::string& path, size_t lines)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        return "";
+    }
+    std::vector<std::string> all;
+    for (std::string line; std::getline(in, line);)
+    {
+        all.push_back(line);
+    }
+    std::string tail;
+    for (size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i)
+    {
+        tail += all[i] + "\n";
+    }
+    return tail;
+}
+
+bool
+RunDirectoryFinished(const RunJob& job)
+{
+    // run.json is written last; scenario.resolved.json says which scenario ran.
+    const auto run = TryReadJson(job.runDir + "/run.json");
+    const auto metrics = TryReadJson(job.runDir + "/metrics.json");
+    const auto resolved = TryReadJson(job.runDir + "/scenario.resolved.json");
+    return run && metrics && resolved && ScenarioHash(*resolved) == job.scenarioHash;
+}
+
+RunRecord
+CollectRun(const SweepSpec& sweep, const std::string& codeVersion, const RunJob& job, RunEnd end)
+{
+    RunRecord record;
+    record.runId = job.runId;
+    record.sweep = sweep.name;
+    record.scenarioHash = job.scenarioHash;
+    record.codeVersion = codeVersion;
+    record.repetition = job.planned.repetition;
+    record.seed = job.planned.seed;
+    record.runDir = std::filesystem::absolute(job.runDir).string();
+    record.params = job.planned.point;
+    if (end == RunEnd::Exited && RunDirectoryFinished(job))
+    {
+        const nlohmann::json run = *TryReadJson(job.runDir + "/run.json");
+        record.status = "ok";
+        record.wallSeconds = run.value("wall_seconds", 0.0);
+        record.events = run.value("events", uint64_t{0});
+        record.simulatedNs = run.value("simulated_ns", int64_t{0});
+        record.peakRssKb = run.value("peak_rss_kb", int64_t{0});
+        record.metrics = FlattenMetrics(*TryReadJson(job.runDir + "/metrics.json"));
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(job.runDir))
+        {
+            const std::string name =
+                std::filesystem::relative(entry.path(), job.runDir).string();
+            const bool bookkeeping = name == "run.json" || name == "metrics.json" ||
+                                     name == "scenario.resolved.json" || name == "stdout.txt" ||
+                                     name == "stderr.txt";
+            if (entry.is_regular_file() && !bookkeeping)
+            {
+                record.traces.emplace_back(name,
+                                           std::filesystem::absolute(entry.path()).string());
+            }
+        }
+        return record;
+    }
+    record.status = end == RunEnd::TimedOut ? "timeout" : "failed";
+    record.error = FileTail(job.runDir + "/stderr.txt", 20);
+    if (record.error.empty())
+    {
+        record.error = end == RunEnd::TimedOut ? "timed out" : "no output (crashed?)";
+    }
+    return record;
+}
+
+} // namespace incsim::experiment

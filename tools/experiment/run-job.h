@@ -1,0 +1,49 @@
+#ifndef INCSIM_EXPERIMENT_RUN_JOB_H
+#define INCSIM_EXPERIMENT_RUN_JOB_H
+
+#include "tools/experiment/results-db.h"
+#include "tools/experiment/sweep-spec.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace incsim::experiment
+{
+
+/// One run of a sweep, ready to execute: the `incsim run` arguments and where it writes.
+struct RunJob
+{
+    PlannedRun planned;
+    std::string runId;  // scenario hash + code version
+    std::string scenarioHash;
+    std::string runDir;
+    /// Arguments after the incsim binary: run SCENARIO --out DIR --progress never --set ...
+    std::vector<std::string> args;
+};
+
+/// A short stable hash of a resolved scenario (hex of FNV-1a over its JSON text).
+std::string ScenarioHash(const nlohmann::json& resolved);
+
+/// How a run ended, as a backend saw it.
+enum class RunEnd
+{
+    Exited,  // the process ended by itself (check the run directory)
+    TimedOut,
+    Interrupted,  // the sweep was stopped: the run is neither done nor failed
+};
+
+/// The record of a run from its directory: status ok if the run wrote run.json and
+/// metrics.json, else failed (or timeout) with the tail of its stderr.
+RunRecord CollectRun(const SweepSpec& sweep, const std::string& codeVersion, const RunJob& job,
+                     RunEnd end);
+
+/// Whether the run directory holds a finished run of exactly this scenario.
+bool RunDirectoryFinished(const RunJob& job);
+
+/// The last `lines` lines of a text file ("" if it cannot be read).
+std::string FileTail(const std::string& path, size_t lines);
+
+} // namespace incsim::experiment
+
+#endif

@@ -1,0 +1,200 @@
+#include "tools/experiment/sweep-runner.h"
+
+#include "tools/experiment/local-backend.h"
+#include "tools/experiment/results-db.h"
+#include "tools/experiment/run-job.h"
+
+#include "sim/core/diagnostics.h"
+#include "sim/runner/version.h"
+#include "sim/scenario/scenario.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace incsim::experiment
+{
+
+namespace
+{
+
+std::string
+PointText(const Assignment& point, uint32_t repetition)
+{
+    std::string text;
+    for (const auto& [path, value] : point)
+    {
+        text += (text.empty() ? "" : ", ") + path + "=" + value.dump();
+    }
+    return text + (text.empty() ? "" : ", ") + "repetition " + std::to_string(repetition);
+}
+
+/// The runs of the sweep with their scenario hashes, ids and directories.
+std::vector<RunJob>
+PlanJobs(const SweepSpec& sweep, const SweepOptions& options, const std::string& codeVersion)
+{
+    const nlohmann::json base = ReadJsonFile(sweep.scenarioPath);
+    const std::string baseDir = std::filesystem::path(sweep.scenarioPath).parent_path().string();
+    const std::string versionTag = ScenarioHash(codeVersion).substr(0, 8);
+    std::vector<RunJob> jobs;
+    for (PlannedRun& planned : ExpandSweep(sweep))
+    {
+        RunJob job;
+        try
+        {
+            const Scenario scenario =
+                ParseScenario(base, sweep.scenarioPath, baseDir.empty() ? "." : baseDir,
+                              planned.overrides);
+            job.scenarioHash = ScenarioHash(scenario.Resolved());
+        }
+        catch (const InputError& error)
+        {
+            throw InputError(sweep.file, "",
+                             fmt::format("the run with {} is not a valid scenario: {}",
+                                         PointText(planned.point, planned.repetition),
+                                         error.what()));
+        }
+        job.runId = job.scenarioHash + "-" + versionTag;
+        job.runDir = options.outDir + "/" + sweep.name + "/" + job.runId;
+        job.args = {"run", sweep.scenarioPath, "--out", job.runDir, "--progress", "never"};
+        for (const std::string& override : planned.overrides)
+        {
+            job.args.push_back("--set");
+            job.args.push_back(override);
+        }
+        job.planned = std::move(planned);
+        jobs.push_back(std::move(job));
+    }
+    return jobs;
+}
+
+class EventLog
+{
+  public:
+    explicit EventLog(const std::string& path)
+        : m_out(path, std::ios::app)
+    {
+    }
+
+    void Write(const std::string& event, const RunJob& job, const std::string& status = "")
+    {
+        nlohmann::json line = {{"event", event}, {"run", job.runId}};
+        if (!status.empty())
+        {
+            line["status"] = status;
+        }
+        m_out << line.dump() << '\n' << std::flush;
+    }
+
+  private:
+    std::ofstream m_out;
+};
+
+std::string
+FormatSeconds(double seconds)
+{
+    const auto s = static_cast<long>(seconds + 0.5);
+    return s >= 3600 ? fmt::format("{}h{:02}m", s / 3600, s / 60 % 60)
+                     : fmt::format("{}m{:02}s", s / 60, s % 60);
+}
+
+} // namespace
+
+std::string
+CodeVersion()
+{
+    return IncsimVersion() + "+" + IncsimGitSha();
+}
+
+SweepReport
+RunSweep(const SweepSpec& sweep, const SweepOptions& options)
+{
+    const std::string codeVersion = CodeVersion();
+    std::vector<RunJob> jobs = PlanJobs(sweep, options, codeVersion);
+    ResultsDb db(options.database);
+    db.RecordSweep(sweep.name, sweep.file, sweep.parameters, sweep.metrics);
+    std::filesystem::create_directories(options.outDir + "/" + sweep.name);
+    EventLog log(options.outDir + "/" + sweep.name + "/sweep.log");
+
+    SweepReport report;
+    report.total = jobs.size();
+    std::vector<RunJob> pending;
+    for (RunJob& job : jobs)
+    {
+        if (db.HasFinished(job.scenarioHash, codeVersion))
+        {
+            ++report.skipped;
+        }
+        else if (RunDirectoryFinished(job))
+        {
+            db.RecordRun(CollectRun(sweep, codeVersion, job, RunEnd::Exited));
+            log.Write("recovered", job, "ok");
+            ++report.recovered;
+        }
+        else
+        {
+            pending.push_back(std::move(job));
+        }
+    }
+
+    const auto started = std::chrono::steady_clock::now();
+    size_t finished = 0;
+    const auto showProgress = [&](bool final) {
+        if (!options.progress)
+        {
+            return;
+        }
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const size_t done = report.skipped + report.recovered + finished;
+        std::string eta = "?";
+        if (finished > 0)
+        {
+            eta = FormatSeconds(elapsed / finished * (pending.size() - finished));
+        }
+        fmt::print(stderr, "\r[{}] {}/{} done, {} failed, {} elapsed, ETA {}   {}", sweep.name,
+                   done, report.total, report.failed, FormatSeconds(elapsed), eta,
+                   final ? "\n" : "");
+        std::fflush(stderr);
+    };
+
+    const auto onDone = [&](const RunJob& job, RunEnd end) {
+        if (end == RunEnd::Interrupted)
+        {
+            log.Write("interrupted", job);
+            return;
+        }
+        const RunRecord record = CollectRun(sweep, codeVersion, job, end);
+        db.RecordRun(record);
+        log.Write("end", job, record.status);
+        ++finished;
+        (record.status == "ok" ? report.ok : report.failed) += 1;
+        showProgress(false);
+    };
+
+    if (options.backend != "local")
+    {
+        throw InputError(sweep.file, "", "unknown backend '" + options.backend + "'");
+    }
+    const unsigned jobsAtOnce =
+        options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+    LocalBackend backend(options.incsimBinary, jobsAtOnce, sweep.timeoutNs);
+    showProgress(false);
+    report.interrupted = !backend.Run(
+        pending, [&](const RunJob& job) { log.Write("start", job); }, onDone);
+    showProgress(true);
+    for (const std::string& metric : sweep.metrics)
+    {
+        if (db.CountMetric(sweep.name, metric) == 0 &&
+            report.ok + report.skipped + report.recovered > 0)
+        {
+            report.missingMetrics.push_back(metric);
+        }
+    }
+    return report;
+}
+
+} // namespace incsim::experiment

@@ -1,0 +1,185 @@
+#include "commands.h"
+
+#include "tools/experiment/results-db.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+namespace incsim::cli
+{
+
+namespace
+{
+
+std::string
+QuoteIdentifier(const std::string& name)
+{
+    std::string out = "\"";
+    for (char c : name)
+    {
+        out += c == '"' ? "\"\"" : std::string(1, c);
+    }
+    return out + "\"";
+}
+
+std::string
+QuoteLiteral(const std::string& text)
+{
+    std::string out = "'";
+    for (char c : text)
+    {
+        out += c == '\'' ? "''" : std::string(1, c);
+    }
+    return out + "'";
+}
+
+std::string
+CsvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n") == std::string::npos)
+    {
+        return text;
+    }
+    std::string out = "\"";
+    for (char c : text)
+    {
+        out += c == '"' ? "\"\"" : std::string(1, c);
+    }
+    return out + "\"";
+}
+
+/// The parameters and metrics the sweeps in the database declared, in first-seen order.
+std::pair<std::vector<std::string>, std::vector<std::string>>
+DeclaredColumns(const experiment::ResultsDb& db, const std::string& sweep)
+{
+    std::vector<std::string> parameters;
+    std::vector<std::string> metrics;
+    const auto rows = db.Query("SELECT parameters, metrics FROM sweeps" +
+                               (sweep.empty() ? "" : " WHERE name = " + QuoteLiteral(sweep)) +
+                               " ORDER BY name");
+    const auto add = [](std::vector<std::string>& to, const std::string& json) {
+        for (const auto& item : nlohmann::json::parse(json))
+        {
+            const std::string name = item.get<std::string>();
+            if (std::find(to.begin(), to.end(), name) == to.end())
+            {
+                to.push_back(name);
+            }
+        }
+    };
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        add(parameters, rows[i][0]);
+        add(metrics, rows[i][1]);
+    }
+    return {parameters, metrics};
+}
+
+} // namespace
+
+void
+AddResultsCommand(CLI::App& app)
+{
+    struct ResultsArgs
+    {
+        std::string database;
+        std::string where;
+        std::string sweep;
+        std::vector<std::string> metrics;
+        bool csv = false;
+    };
+    auto args = std::make_shared<ResultsArgs>();
+    CLI::App* results = app.add_subcommand(
+        "results", "List or export runs from a results database: parameters, status, metrics");
+    results->add_option("database", args->database, "Results database (SQLite)")->required();
+    results->add_option("--where", args->where,
+                        "SQL condition on runs, e.g. \"status = 'ok' AND \\\"workload.load\\\" > 0.3\"");
+    results->add_option("--sweep", args->sweep, "Only this sweep");
+    results->add_option("--metric", args->metrics,
+                        "Metric columns to show (default: the sweeps' declared metrics)");
+    results->add_flag("--csv", args->csv, "Write CSV to stdout");
+    results->callback([args] {
+        if (!std::filesystem::exists(args->database))
+        {
+            throw std::runtime_error(args->database + ": no such results database");
+        }
+        experiment::ResultsDb db(args->database);
+        auto [parameters, metrics] = DeclaredColumns(db, args->sweep);
+        if (!args->metrics.empty())
+        {
+            metrics = args->metrics;
+        }
+        std::string sql = "SELECT r.sweep, r.run_id";
+        for (const std::string& parameter : parameters)
+        {
+            sql += ", r." + QuoteIdentifier(parameter);
+        }
+        sql += ", r.repetition, r.seed, r.status, r.wall_seconds";
+        for (const std::string& metric : metrics)
+        {
+            sql += ", (SELECT value FROM metrics m WHERE m.run_id = r.run_id AND m.name = " +
+                   QuoteLiteral(metric) + ") AS " + QuoteIdentifier(metric);
+        }
+        sql += " FROM runs r";
+        std::vector<std::string> conditions;
+        if (!args->sweep.empty())
+        {
+            conditions.push_back("r.sweep = " + QuoteLiteral(args->sweep));
+        }
+        if (!args->where.empty())
+        {
+            conditions.push_back("(" + args->where + ")");
+        }
+        for (size_t i = 0; i < conditions.size(); ++i)
+        {
+            sql += (i == 0 ? " WHERE " : " AND ") + conditions[i];
+        }
+        sql += " ORDER BY r.sweep";
+        for (const std::string& parameter : parameters)
+        {
+            sql += ", r." + QuoteIdentifier(parameter);
+        }
+        sql += ", r.repetition";
+        const auto rows = db.Query(sql);
+        if (args->csv)
+        {
+            for (const auto& row : rows)
+            {
+                for (size_t c = 0; c < row.size(); ++c)
+                {
+                    std::cout << (c ? "," : "") << CsvField(row[c]);
+                }
+                std::cout << '\n';
+            }
+            return;
+        }
+        std::vector<size_t> widths(rows.front().size(), 0);
+        for (const auto& row : rows)
+        {
+            for (size_t c = 0; c < row.size(); ++c)
+            {
+                widths[c] = std::max(widths[c], std::min<size_t>(row[c].size(), 24));
+            }
+        }
+        for (const auto& row : rows)
+        {
+            std::string line;
+            for (size_t c = 0; c < row.size(); ++c)
+            {
+                std::string cell = row[c].size() > 24 ? row[c].substr(0, 23) + "~" : row[c];
+                line += fmt::format("{:<{}}  ", cell, widths[c]);
+            }
+            while (!line.empty() && line.back() == ' ')
+            {
+                line.pop_back();
+            }
+            fmt::print("{}\n", line);
+        }
+        fmt::print("({} runs)\n", rows.size() - 1);
+    });
+}
+
+} // namespace incsim::cli

@@ -1,0 +1,82 @@
+#include "commands.h"
+
+#include "tools/experiment/sweep-runner.h"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+
+namespace incsim::cli
+{
+
+namespace
+{
+
+/// This executable, for the sweep's worker processes.
+std::string
+SelfPath()
+{
+    char path[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+    if (n <= 0)
+    {
+        throw std::runtime_error("cannot find the incsim executable (/proc/self/exe)");
+    }
+    return std::string(path, static_cast<size_t>(n));
+}
+
+} // namespace
+
+void
+AddSweepCommand(CLI::App& app)
+{
+    struct SweepArgs
+    {
+        std::string file;
+        experiment::SweepOptions options;
+        std::string progress = "auto";
+    };
+    auto args = std::make_shared<SweepArgs>();
+    CLI::App* sweep = app.add_subcommand(
+        "sweep", "Run a parameter sweep into the results database (resumable)");
+    sweep->add_option("sweep", args->file, "Sweep JSON file")->required();
+    sweep->add_option("--jobs,-j", args->options.jobs, "Runs at once (default: one per core)");
+    sweep->add_option("--backend", args->options.backend, "local or slurm")
+        ->check(CLI::IsMember({"local", "slurm"}));
+    sweep->add_option("--db", args->options.database, "Results database (SQLite)");
+    sweep->add_option("--out", args->options.outDir, "Where run directories go");
+    sweep->add_option("--progress", args->progress, "auto, always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    sweep->callback([args] {
+        const experiment::SweepSpec spec = experiment::LoadSweep(args->file);
+        experiment::SweepOptions options = args->options;
+        options.incsimBinary = SelfPath();
+        options.progress = args->progress == "always" ||
+                           (args->progress == "auto" && isatty(STDERR_FILENO) &&
+                            std::getenv("CI") == nullptr);
+        const experiment::SweepReport report = experiment::RunSweep(spec, options);
+        fmt::print("{}: {} runs: {} already in {}, {} recovered from disk, {} ran ok, {} failed{}\n",
+                   spec.name, report.total, report.skipped, options.database, report.recovered,
+                   report.ok, report.failed, report.interrupted ? " (interrupted)" : "");
+        for (const std::string& metric : report.missingMetrics)
+        {
+            fmt::print(stderr, "warning: {}: /metrics: no run reported \"{}\" (see `incsim "
+                               "results {} --metric NAME` and the runs' metrics.json)\n",
+                       spec.file, metric, options.database);
+        }
+        if (report.interrupted)
+        {
+            throw ExitStatus{130};
+        }
+        if (report.failed > 0)
+        {
+            // The exit status is the number of failed runs (at most 100).
+            throw ExitStatus{static_cast<int>(std::min<size_t>(report.failed, 100))};
+        }
+    });
+}
+
+} // namespace incsim::cli
