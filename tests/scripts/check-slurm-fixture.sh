@@ -47,10 +47,24 @@ echo "$SLURM_ARRAY_TASK_ID" > "$out/task.$SLURM_ARRAY_TASK_ID"
 EOF
 chmod +x "$work/task.sh"
 
-# --wait blocks until every array task ended; it exits non-zero if any task failed.
-(cd "$work/out" && timeout 120 sbatch --wait --quiet --array=0-3 --ntasks=1 --cpus-per-task=1 \
-    --time=5 --job-name=fixture-check --output="$work/out/slurm-%A_%a.out" \
-    "$work/task.sh" "$work/out") || fail "sbatch --array=0-3 --wait failed (rc $?)"
+# Poll squeue like a sweep backend would (sbatch --wait backs off to 10 s polls).
+job="$(cd "$work/out" && sbatch --parsable --array=0-3 --ntasks=1 --cpus-per-task=1 --time=5 \
+    --job-name=fixture-check --output="$work/out/slurm-%A_%a.out" \
+    "$work/task.sh" "$work/out")" || fail "sbatch --array=0-3 failed"
+deadline=$((SECONDS + 120))
+while :; do
+  # Without -t, squeue lists only pending/running/completing tasks; a failing squeue (controller
+  # busy) is retried rather than taken for "done".
+  if active="$(squeue -h -j "$job" -o '%i' 2>&1)"; then
+    [ -n "$active" ] || break
+  fi
+  [ $SECONDS -lt $deadline ] || fail "array job $job not finished after 120 s: $active"
+  sleep 0.2
+done
+# Finished tasks stay listed with -t all (for MinJobAge = 300 s).
+states="$(squeue -h -t all -j "$job" -o '%K %T' | sort -n | tr '\n' ' ')"
+[ "$states" = "0 COMPLETED 1 COMPLETED 2 COMPLETED 3 COMPLETED " ] \
+  || fail "unexpected final task states: $states"
 t_done=$SECONDS
 
 for i in 0 1 2 3; do

@@ -89,6 +89,8 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SwitchType=switch/none
 SchedulerType=sched/backfill
+# Schedule array tasks / freed cores without the default 3 s batching delay.
+SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 # Trust this file's node description instead of draining the node on a hardware mismatch.

@@ -106,7 +106,7 @@ FormatSeconds(double seconds)
 std::string
 CodeVersion()
 {
-    return IncsimVersion() + "+" + IncsimGitSha();
+    return IncsimVersion();
 }
 
 SweepReport

@@ -38,7 +38,8 @@ struct SweepReport
 /// OUT/<sweep>/sweep.log. Throws InputError for a bad sweep or scenario.
 SweepReport RunSweep(const SweepSpec& sweep, const SweepOptions& options);
 
-/// The code version recorded with every run: incsim version and git sha.
+/// The code version recorded with every run: incsim's version and git sha ("0.1.0+3cc2788cd615",
+/// "-dirty" with uncommitted changes). Results of another version are not reused.
 std::string CodeVersion();
 
 } // namespace incsim::experiment

@@ -16,6 +16,7 @@ void AddObjectsCommand(CLI::App& app);
 void AddP4Command(CLI::App& app);
 void AddSweepCommand(CLI::App& app);
 void AddResultsCommand(CLI::App& app);
+void AddReproduceCommand(CLI::App& app);
 
 /// Thrown by a command that has finished but must exit with a status other than 0 (a sweep
 /// with failed runs); main returns `status` without printing anything.

@@ -72,6 +72,7 @@ main(int argc, char** argv)
     incsim::cli::AddP4Command(app);
     incsim::cli::AddSweepCommand(app);
     incsim::cli::AddResultsCommand(app);
+    incsim::cli::AddReproduceCommand(app);
 
     try
     {

@@ -1,0 +1,168 @@
+#include "commands.h"
+
+#include "sim/core/diagnostics.h"
+#include "sim/scenario/scenario.h"
+#include "tools/experiment/sweep-runner.h"
+
+#include <fmt/format.h>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+
+extern char** environ;  // NOLINT: POSIX
+
+namespace incsim::cli
+{
+
+namespace
+{
+
+/// One entry of analysis/figures.json: the sweep behind a figure and the script that draws it.
+struct Figure
+{
+    std::string name;
+    std::string reproduces;
+    std::string sweep;  // relative to the source tree
+    std::string script;
+};
+
+std::vector<Figure>
+LoadFigures(const std::string& path)
+{
+    const nlohmann::json document = ReadJsonFile(path);
+    if (!document.contains("figures") || !document["figures"].is_array())
+    {
+        throw InputError(path, "/figures", "expected an array of figures");
+    }
+    std::vector<Figure> figures;
+    const auto& list = document["figures"];
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        const std::string where = "/figures/" + std::to_string(i);
+        Figure figure;
+        for (auto [key, field] : {std::pair{"name", &figure.name},
+                                  std::pair{"reproduces", &figure.reproduces},
+                                  std::pair{"sweep", &figure.sweep},
+                                  std::pair{"script", &figure.script}})
+        {
+            if (!list[i].contains(key) || !list[i][key].is_string())
+            {
+                throw InputError(path, where + "/" + key, "expected a string");
+            }
+            *field = list[i][key].get<std::string>();
+        }
+        figures.push_back(figure);
+    }
+    return figures;
+}
+
+std::string
+SelfPath()
+{
+    char path[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+    if (n <= 0)
+    {
+        throw std::runtime_error("cannot find the incsim executable (/proc/self/exe)");
+    }
+    return std::string(path, static_cast<size_t>(n));
+}
+
+/// Runs the figure script with Debian's Python and returns its exit status.
+int
+RunScript(const std::string& script, const std::string& database, const std::string& outDir)
+{
+    std::vector<std::string> args = {"/usr/bin/python3", script, "--db", database, "--out",
+                                     outDir};
+    std::vector<char*> argv;
+    for (std::string& arg : args)
+    {
+        argv.push_back(arg.data());
+    }
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+    {
+        throw std::runtime_error("cannot run /usr/bin/python3 (install python3-matplotlib "
+                                 "and python3-pandas: ./tools/setup-debian.sh)");
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+} // namespace
+
+void
+AddReproduceCommand(CLI::App& app)
+{
+    struct ReproduceArgs
+    {
+        std::string figure;
+        bool list = false;
+        std::string registry = std::string(INCSIM_SOURCE_DIR) + "/analysis/figures.json";
+        std::string outDir = "figures";
+        experiment::SweepOptions options;
+    };
+    auto args = std::make_shared<ReproduceArgs>();
+    CLI::App* reproduce = app.add_subcommand(
+        "reproduce", "Run the sweep behind a figure (what the database lacks) and draw it");
+    reproduce->add_option("figure", args->figure, "Figure name (see --list)");
+    reproduce->add_flag("--list", args->list, "List the figures");
+    reproduce->add_option("--registry", args->registry, "Figure registry (analysis/figures.json)");
+    reproduce->add_option("--out", args->outDir, "Where the PNG and PDF go");
+    reproduce->add_option("--db", args->options.database, "Results database (SQLite)");
+    reproduce->add_option("--runs", args->options.outDir, "Where run directories go");
+    reproduce->add_option("--jobs,-j", args->options.jobs, "Runs at once (default: one per core)");
+    reproduce->add_option("--backend", args->options.backend, "local or slurm")
+        ->check(CLI::IsMember({"local", "slurm"}));
+    reproduce->callback([args] {
+        const std::vector<Figure> figures = LoadFigures(args->registry);
+        if (args->list || args->figure.empty())
+        {
+            for (const Figure& figure : figures)
+            {
+                fmt::print("{:<24} {}\n", figure.name, figure.reproduces);
+            }
+            return;
+        }
+        const auto found = std::find_if(figures.begin(), figures.end(),
+                                        [&](const Figure& f) { return f.name == args->figure; });
+        if (found == figures.end())
+        {
+            std::string known;
+            for (const Figure& figure : figures)
+            {
+                known += (known.empty() ? "" : ", ") + figure.name;
+            }
+            throw std::runtime_error(fmt::format("no figure '{}' (known: {})", args->figure,
+                                                 known));
+        }
+        const std::string root = std::filesystem::path(args->registry).parent_path().parent_path();
+        experiment::SweepOptions options = args->options;
+        options.incsimBinary = SelfPath();
+        options.progress = isatty(STDERR_FILENO) && std::getenv("CI") == nullptr;
+        const experiment::SweepSpec sweep = experiment::LoadSweep(root + "/" + found->sweep);
+        const experiment::SweepReport report = experiment::RunSweep(sweep, options);
+        fmt::print("{}: {} runs ({} already in {}, {} ran, {} failed)\n", sweep.name,
+                   report.total, report.skipped + report.recovered, options.database,
+                   report.ok, report.failed);
+        if (report.interrupted)
+        {
+            throw ExitStatus{130};
+        }
+        const int status = RunScript(root + "/" + found->script, options.database, args->outDir);
+        if (status != 0)
+        {
+            throw std::runtime_error(fmt::format("{} exited with status {}", found->script,
+                                                 status));
+        }
+    });
+}
+
+} // namespace incsim::cli
