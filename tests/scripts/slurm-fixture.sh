@@ -33,13 +33,30 @@ ctld_port="${SLURM_FIXTURE_CTLD_PORT:-6817}"
 slurmd_port="${SLURM_FIXTURE_SLURMD_PORT:-6818}"
 node="$(hostname -s)"
 
+# True if the process exists and is not a zombie (an unreaped daemon is as good as gone).
+alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+
 # pid of a daemon from its pid file if that process is alive, else empty.
 live_pid() {
   local f="$1" pid
   [ -s "$f" ] || return 0
   pid="$(tr -dc '0-9' < "$f")"
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  [ -n "$pid" ] && alive "$pid" && echo "$pid"
   return 0
+}
+
+# SIGTERM, wait for the process to go, SIGKILL after 10 s.
+end_pid() {
+  local pid="$1"
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 100); do
+    alive "$pid" || return 0
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
 }
 
 munge_ok() { munge -n 2>/dev/null | unmunge > /dev/null 2>&1; }
@@ -137,8 +154,7 @@ start_munged() {
   chmod 0755 /run/munge
   runuser -u munge -- /usr/sbin/munged < /dev/null > "$state/munged.out" 2>&1 \
     || fail "munged failed to start"
-  local i
-  for i in $(seq 50); do
+  for _ in $(seq 50); do
     munge_ok && break
     sleep 0.2
   done
@@ -196,26 +212,20 @@ do_start() {
 }
 
 stop_pid() {
-  local f="$1" pid i
-  pid="$(live_pid "$f")"
-  [ -n "$pid" ] || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 100); do
-    kill -0 "$pid" 2>/dev/null || return 0
-    sleep 0.1
-  done
-  kill -KILL "$pid" 2>/dev/null || true
+  local pid
+  pid="$(live_pid "$1")"
+  [ -z "$pid" ] || end_pid "$pid"
 }
 
 do_stop() {
   if [ -n "$(live_pid "$state/slurmctld.pid")" ] && [ -f "$conf" ]; then
     # Cancel leftover jobs so their processes do not outlive the cluster.
-    local ids i
+    local ids
     ids="$(timeout 20 squeue -h -o '%A' 2>/dev/null || true)"
     if [ -n "$ids" ]; then
       # shellcheck disable=SC2086
       timeout 20 scancel $ids > /dev/null 2>&1 || true
-      for i in $(seq 40); do
+      for _ in $(seq 40); do
         [ -z "$(timeout 20 squeue -h -o '%A' 2>/dev/null || true)" ] && break
         sleep 0.5
       done
@@ -226,8 +236,9 @@ do_stop() {
   if [ -s "$state/munged.started-by-fixture" ]; then
     local mpid
     mpid="$(tr -dc '0-9' < "$state/munged.started-by-fixture")"
+    # Only if the running munged is still the one start launched.
     if [ -n "$mpid" ] && [ "$(tr -dc '0-9' < /run/munge/munged.pid 2>/dev/null)" = "$mpid" ]; then
-      kill -TERM "$mpid" 2>/dev/null || true
+      end_pid "$mpid"
     fi
     rm -f "$state/munged.started-by-fixture"
   fi

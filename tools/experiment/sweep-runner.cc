@@ -114,6 +114,12 @@ RunSweep(const SweepSpec& sweep, const SweepOptions& options)
 {
     const std::string codeVersion = CodeVersion();
     std::vector<RunJob> jobs = PlanJobs(sweep, options, codeVersion);
+    if (options.dryRun)
+    {
+        SweepReport report;
+        report.total = jobs.size();
+        return report;
+    }
     ResultsDb db(options.database);
     db.RecordSweep(sweep.name, sweep.file, sweep.parameters, sweep.metrics);
     std::filesystem::create_directories(options.outDir + "/" + sweep.name);

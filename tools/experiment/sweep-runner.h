@@ -18,6 +18,7 @@ struct SweepOptions
     std::string outDir = "runs/sweeps";  // run directories go to OUT/<sweep>/<run id>/
     std::string incsimBinary;  // the binary that runs each run (this one)
     bool progress = false;  // a live progress line on stderr
+    bool dryRun = false;  // expand and check every run's scenario; run nothing
 };
 
 struct SweepReport

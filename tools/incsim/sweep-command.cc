@@ -48,6 +48,8 @@ AddSweepCommand(CLI::App& app)
         ->check(CLI::IsMember({"local", "slurm"}));
     sweep->add_option("--db", args->options.database, "Results database (SQLite)");
     sweep->add_option("--out", args->options.outDir, "Where run directories go");
+    sweep->add_flag("--dry-run", args->options.dryRun,
+                    "Expand the sweep and check every run's scenario; run nothing");
     sweep->add_option("--progress", args->progress, "auto, always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
     sweep->callback([args] {
@@ -58,6 +60,11 @@ AddSweepCommand(CLI::App& app)
                            (args->progress == "auto" && isatty(STDERR_FILENO) &&
                             std::getenv("CI") == nullptr);
         const experiment::SweepReport report = experiment::RunSweep(spec, options);
+        if (options.dryRun)
+        {
+            fmt::print("{}: {} runs, every scenario valid\n", spec.file, report.total);
+            return;
+        }
         fmt::print("{}: {} runs: {} already in {}, {} recovered from disk, {} ran ok, {} failed{}\n",
                    spec.name, report.total, report.skipped, options.database, report.recovered,
                    report.ok, report.failed, report.interrupted ? " (interrupted)" : "");
