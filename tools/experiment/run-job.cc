@@ -101,7 +101,7 @@ CollectRun(const SweepSpec& sweep, const std::string& codeVersion, const RunJob&
                 std::filesystem::relative(entry.path(), job.runDir).string();
             const bool bookkeeping = name == "run.json" || name == "metrics.json" ||
                                      name == "scenario.resolved.json" || name == "stdout.txt" ||
-                                     name == "stderr.txt";
+                                     name == "stderr.txt" || name == "end.json";
             if (entry.is_regular_file() && !bookkeeping)
             {
                 record.traces.emplace_back(name,

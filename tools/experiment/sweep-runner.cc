@@ -3,6 +3,7 @@
 #include "tools/experiment/local-backend.h"
 #include "tools/experiment/results-db.h"
 #include "tools/experiment/run-job.h"
+#include "tools/experiment/slurm-backend.h"
 
 #include "sim/core/diagnostics.h"
 #include "sim/runner/version.h"
@@ -58,8 +59,13 @@ PlanJobs(const SweepSpec& sweep, const SweepOptions& options, const std::string&
                                          error.what()));
         }
         job.runId = job.scenarioHash + "-" + versionTag;
-        job.runDir = options.outDir + "/" + sweep.name + "/" + job.runId;
-        job.args = {"run", sweep.scenarioPath, "--out", job.runDir, "--progress", "never"};
+        // Absolute paths: Slurm tasks may start elsewhere.
+        job.runDir = std::filesystem::absolute(options.outDir + "/" + sweep.name + "/" + job.runId)
+                         .lexically_normal()
+                         .string();
+        job.args = {"run",
+                    std::filesystem::absolute(sweep.scenarioPath).lexically_normal().string(),
+                    "--out", job.runDir, "--progress", "never"};
         for (const std::string& override : planned.overrides)
         {
             job.args.push_back("--set");
@@ -181,16 +187,32 @@ RunSweep(const SweepSpec& sweep, const SweepOptions& options)
         showProgress(false);
     };
 
-    if (options.backend != "local")
-    {
-        throw InputError(sweep.file, "", "unknown backend '" + options.backend + "'");
-    }
-    const unsigned jobsAtOnce =
-        options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-    LocalBackend backend(options.incsimBinary, jobsAtOnce, sweep.timeoutNs);
+    const auto onStart = [&](const RunJob& job) { log.Write("start", job); };
     showProgress(false);
-    report.interrupted = !backend.Run(
-        pending, [&](const RunJob& job) { log.Write("start", job); }, onDone);
+    if (options.backend == "local")
+    {
+        const unsigned jobsAtOnce =
+            options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+        LocalBackend backend(options.incsimBinary, jobsAtOnce, sweep.timeoutNs);
+        report.interrupted = !backend.Run(pending, onStart, onDone);
+    }
+    else if (options.backend == "slurm")
+    {
+        // Each submission gets its own directory of task scripts and Slurm output files.
+        const std::string slurmDir = options.outDir + "/" + sweep.name + "/slurm";
+        size_t batch = 0;
+        while (std::filesystem::exists(fmt::format("{}/batch-{}", slurmDir, batch)))
+        {
+            ++batch;
+        }
+        SlurmBackend backend(options.incsimBinary, fmt::format("{}/batch-{}", slurmDir, batch),
+                             sweep.timeoutNs);
+        report.interrupted = !backend.Run(pending, onStart, onDone);
+    }
+    else
+    {
+        throw std::invalid_argument("unknown backend '" + options.backend + "'");
+    }
     showProgress(true);
     for (const std::string& metric : sweep.metrics)
     {

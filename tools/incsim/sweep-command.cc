@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include "tools/experiment/slurm-backend.h"
 #include "tools/experiment/sweep-runner.h"
 
 #include <fmt/format.h>
@@ -82,6 +83,25 @@ AddSweepCommand(CLI::App& app)
         {
             // The exit status is the number of failed runs (at most 100).
             throw ExitStatus{static_cast<int>(std::min<size_t>(report.failed, 100))};
+        }
+    });
+
+    // What each Slurm array task runs (see tools/experiment/slurm-backend.h); not for people.
+    struct TaskArgs
+    {
+        std::string tasks;
+        size_t index = 0;
+    };
+    auto task = std::make_shared<TaskArgs>();
+    CLI::App* sweepTask = app.add_subcommand("sweep-task", "");
+    sweepTask->group("");  // hidden
+    sweepTask->add_option("tasks", task->tasks)->required();
+    sweepTask->add_option("index", task->index)->required();
+    sweepTask->callback([task] {
+        const int status = experiment::RunSweepTask(SelfPath(), task->tasks, task->index);
+        if (status != 0)
+        {
+            throw ExitStatus{status};
         }
     });
 }
