@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Single-node Slurm cluster on localhost for tests (Debian 12, run as root, no systemd).
 #
-#   slurm-fixture.sh start  STATE_DIR   # prints "export SLURM_CONF=STATE_DIR/slurm.conf" (eval it)
+#   slurm-fixture.sh start  STATE_DIR   # prints "export SLURM_CONF=STATE_DIR/slurm.conf" (eval it);
+#                                       # on failure prints log tails, stops what it started, exits 1
 #   slurm-fixture.sh stop   STATE_DIR   # cancels jobs, stops slurmd/slurmctld (and munged if start launched it)
 #   slurm-fixture.sh status STATE_DIR   # exit 0 if slurmctld answers and the node is usable
 #
@@ -71,7 +72,14 @@ tails() {
   done
 }
 
-fail() { echo "slurm-fixture: $*" >&2; tails; exit 1; }
+# A failed start stops what it started (logs stay in STATE_DIR).
+starting=0
+fail() {
+  echo "slurm-fixture: $*" >&2
+  tails
+  [ "$starting" -eq 0 ] || do_stop > /dev/null 2>&1 || true
+  exit 1
+}
 
 # Node state as sinfo sees it ("idle", "mixed", "allocated", "down*", ...), empty if no answer.
 node_state() { timeout 20 sinfo -h -N -n "$node" -o '%T' 2>/dev/null | head -n 1 || true; }
@@ -165,6 +173,7 @@ start_munged() {
 
 do_start() {
   [ "$(id -u)" -eq 0 ] || die "must run as root"
+  starting=1
   local b
   for b in slurmctld slurmd sinfo scontrol munged munge; do
     command -v "$b" > /dev/null || [ -x "/usr/sbin/$b" ] \

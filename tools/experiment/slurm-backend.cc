@@ -178,6 +178,7 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
 
     std::vector<bool> reported(jobs.size(), false);
     size_t remaining = jobs.size();
+    int squeueFailures = 0;  // squeue forgets a job some minutes after it ends
     bool interrupted = false;
     while (remaining > 0)
     {
@@ -212,7 +213,8 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
             break;
         }
         const auto [rc, queued] = Capture({"squeue", "-h", "-j", jobId, "-o", "%i"});
-        if (rc == 0 && Trim(queued).empty())
+        squeueFailures = rc == 0 ? 0 : squeueFailures + 1;
+        if ((rc == 0 && Trim(queued).empty()) || squeueFailures >= 10)
         {
             // The array has left the queue: what did not end by itself was stopped.
             for (size_t i = 0; i < jobs.size(); ++i)
