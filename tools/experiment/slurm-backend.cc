@@ -1,10 +1,10 @@
 #include "tools/experiment/slurm-backend.h"
 
+#include "tools/experiment/process.h"
+
 #include <fmt/format.h>
 
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <chrono>
 #include <csignal>
@@ -13,8 +13,6 @@
 #include <map>
 #include <stdexcept>
 #include <thread>
-
-extern char** environ;  // NOLINT: POSIX
 
 namespace incsim::experiment
 {
@@ -28,48 +26,6 @@ void
 OnCancelSignal(int)
 {
     g_cancel = 1;
-}
-
-/// Runs a command, returning its exit status and stdout.
-std::pair<int, std::string>
-Capture(const std::vector<std::string>& command)
-{
-    int pipeFds[2];
-    if (pipe(pipeFds) != 0)
-    {
-        throw std::runtime_error("pipe failed");
-    }
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    posix_spawn_file_actions_adddup2(&files, pipeFds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&files, pipeFds[0]);
-    std::vector<char*> argv;
-    for (const std::string& arg : command)
-    {
-        argv.push_back(const_cast<char*>(arg.c_str()));
-    }
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, argv[0], &files, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&files);
-    close(pipeFds[1]);
-    if (rc != 0)
-    {
-        close(pipeFds[0]);
-        throw std::runtime_error(fmt::format("cannot run {} (is Slurm installed? "
-                                             "./tools/setup-debian.sh)",
-                                             command[0]));
-    }
-    std::string output;
-    char buffer[4096];
-    for (ssize_t n; (n = read(pipeFds[0], buffer, sizeof(buffer))) > 0;)
-    {
-        output.append(buffer, static_cast<size_t>(n));
-    }
-    close(pipeFds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, output};
 }
 
 std::string
@@ -155,7 +111,17 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
         << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
         << fmt::format("exec '{}' sweep-task '{}/tasks.json' \"$SLURM_ARRAY_TASK_ID\"\n",
                        m_binary, batch);
-    const auto [status, output] = Capture({"sbatch", "--parsable", batch + "/array.sh"});
+    std::pair<int, std::string> submitted;
+    try
+    {
+        submitted = CaptureProcess({"sbatch", "--parsable", batch + "/array.sh"});
+    }
+    catch (const std::runtime_error&)
+    {
+        throw std::runtime_error("cannot run sbatch: is Slurm installed (./tools/setup-debian.sh) "
+                                 "and SLURM_CONF set?");
+    }
+    const auto& [status, output] = submitted;
     if (status != 0)
     {
         throw std::runtime_error(fmt::format("sbatch failed (status {}): {}", status,
@@ -184,7 +150,7 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
     {
         if (g_cancel)
         {
-            Capture({"scancel", jobId});
+            CaptureProcess({"scancel", jobId});
             for (size_t i = 0; i < jobs.size(); ++i)
             {
                 if (!reported[i])
@@ -212,7 +178,7 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
         {
             break;
         }
-        const auto [rc, queued] = Capture({"squeue", "-h", "-j", jobId, "-o", "%i"});
+        const auto [rc, queued] = CaptureProcess({"squeue", "-h", "-j", jobId, "-o", "%i"});
         squeueFailures = rc == 0 ? 0 : squeueFailures + 1;
         if ((rc == 0 && Trim(queued).empty()) || squeueFailures >= 10)
         {

@@ -2,19 +2,15 @@
 
 #include "sim/core/diagnostics.h"
 #include "sim/scenario/scenario.h"
+#include "tools/experiment/process.h"
 #include "tools/experiment/sweep-runner.h"
 
 #include <fmt/format.h>
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <climits>
 #include <cstdlib>
 #include <filesystem>
-
-extern char** environ;  // NOLINT: POSIX
 
 namespace incsim::cli
 {
@@ -59,41 +55,6 @@ LoadFigures(const std::string& path)
         figures.push_back(figure);
     }
     return figures;
-}
-
-std::string
-SelfPath()
-{
-    char path[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-    if (n <= 0)
-    {
-        throw std::runtime_error("cannot find the incsim executable (/proc/self/exe)");
-    }
-    return std::string(path, static_cast<size_t>(n));
-}
-
-/// Runs the figure script with Debian's Python and returns its exit status.
-int
-RunScript(const std::string& script, const std::string& database, const std::string& outDir)
-{
-    std::vector<std::string> args = {"/usr/bin/python3", script, "--db", database, "--out",
-                                     outDir};
-    std::vector<char*> argv;
-    for (std::string& arg : args)
-    {
-        argv.push_back(arg.data());
-    }
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
-    {
-        throw std::runtime_error("cannot run /usr/bin/python3 (install python3-matplotlib "
-                                 "and python3-pandas: ./tools/setup-debian.sh)");
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 } // namespace
@@ -145,7 +106,7 @@ AddReproduceCommand(CLI::App& app)
         }
         const std::string root = std::filesystem::path(args->registry).parent_path().parent_path();
         experiment::SweepOptions options = args->options;
-        options.incsimBinary = SelfPath();
+        options.incsimBinary = experiment::SelfExecutable();
         options.progress = isatty(STDERR_FILENO) && std::getenv("CI") == nullptr;
         const experiment::SweepSpec sweep = experiment::LoadSweep(root + "/" + found->sweep);
         const experiment::SweepReport report = experiment::RunSweep(sweep, options);
@@ -156,7 +117,9 @@ AddReproduceCommand(CLI::App& app)
         {
             throw ExitStatus{130};
         }
-        const int status = RunScript(root + "/" + found->script, options.database, args->outDir);
+        const int status = experiment::RunProcess({"/usr/bin/python3", root + "/" + found->script,
+                                                   "--db", options.database, "--out",
+                                                   args->outDir});
         if (status != 0)
         {
             throw std::runtime_error(fmt::format("{} exited with status {}", found->script,

@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include "tools/experiment/process.h"
 #include "tools/experiment/slurm-backend.h"
 #include "tools/experiment/sweep-runner.h"
 
@@ -7,29 +8,10 @@
 
 #include <unistd.h>
 
-#include <climits>
 #include <cstdlib>
 
 namespace incsim::cli
 {
-
-namespace
-{
-
-/// This executable, for the sweep's worker processes.
-std::string
-SelfPath()
-{
-    char path[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-    if (n <= 0)
-    {
-        throw std::runtime_error("cannot find the incsim executable (/proc/self/exe)");
-    }
-    return std::string(path, static_cast<size_t>(n));
-}
-
-} // namespace
 
 void
 AddSweepCommand(CLI::App& app)
@@ -56,7 +38,7 @@ AddSweepCommand(CLI::App& app)
     sweep->callback([args] {
         const experiment::SweepSpec spec = experiment::LoadSweep(args->file);
         experiment::SweepOptions options = args->options;
-        options.incsimBinary = SelfPath();
+        options.incsimBinary = experiment::SelfExecutable();
         options.progress = args->progress == "always" ||
                            (args->progress == "auto" && isatty(STDERR_FILENO) &&
                             std::getenv("CI") == nullptr);
@@ -98,7 +80,7 @@ AddSweepCommand(CLI::App& app)
     sweepTask->add_option("tasks", task->tasks)->required();
     sweepTask->add_option("index", task->index)->required();
     sweepTask->callback([task] {
-        const int status = experiment::RunSweepTask(SelfPath(), task->tasks, task->index);
+        const int status = experiment::RunSweepTask(experiment::SelfExecutable(), task->tasks, task->index);
         if (status != 0)
         {
             throw ExitStatus{status};

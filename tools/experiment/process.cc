@@ -1,0 +1,99 @@
+#include "tools/experiment/process.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <stdexcept>
+
+extern char** environ;  // NOLINT: POSIX
+
+namespace incsim::experiment
+{
+
+namespace
+{
+
+pid_t
+Start(const std::vector<std::string>& command, posix_spawn_file_actions_t* files)
+{
+    std::vector<char*> argv;
+    for (const std::string& arg : command)
+    {
+        argv.push_back(const_cast<char*>(arg.c_str()));
+    }
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawnp(&pid, argv[0], files, nullptr, argv.data(), environ) != 0)
+    {
+        throw std::runtime_error("cannot run " + command[0]);
+    }
+    return pid;
+}
+
+int
+Wait(pid_t pid)
+{
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+} // namespace
+
+int
+RunProcess(const std::vector<std::string>& argv)
+{
+    return Wait(Start(argv, nullptr));
+}
+
+std::pair<int, std::string>
+CaptureProcess(const std::vector<std::string>& argv)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+    {
+        throw std::runtime_error("pipe failed");
+    }
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_adddup2(&files, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&files, fds[0]);
+    pid_t pid = 0;
+    try
+    {
+        pid = Start(argv, &files);
+    }
+    catch (...)
+    {
+        posix_spawn_file_actions_destroy(&files);
+        close(fds[0]);
+        close(fds[1]);
+        throw;
+    }
+    posix_spawn_file_actions_destroy(&files);
+    close(fds[1]);
+    std::string output;
+    char buffer[4096];
+    for (ssize_t n; (n = read(fds[0], buffer, sizeof(buffer))) > 0;)
+    {
+        output.append(buffer, static_cast<size_t>(n));
+    }
+    close(fds[0]);
+    return {Wait(pid), output};
+}
+
+std::string
+SelfExecutable()
+{
+    char path[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+    if (n <= 0)
+    {
+        throw std::runtime_error("cannot find the running executable (/proc/self/exe)");
+    }
+    return std::string(path, static_cast<size_t>(n));
+}
+
+} // namespace incsim::experiment
