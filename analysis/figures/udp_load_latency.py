@@ -30,7 +30,7 @@ def main():
     args = parser.parse_args()
 
     runs = load_runs(args.db, sweep="udp-load",
-                     metrics=["udp.latency_p99_us", "udp.latency_p50_us", "udp.goodput_gbps"])
+                     metrics=["udp.latency_p99_us", "udp.goodput_gbps"])
     if runs.empty:
         sys.exit(f"{args.db}: no finished runs of the udp-load sweep")
     style.apply()

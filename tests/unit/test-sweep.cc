@@ -134,5 +134,5 @@ TEST_CASE("bad sweep files are reported with the file and JSON path", "[sweep]")
           "sweeps/test.json: /timeout: expected a positive duration like \"600s\", got \"soon\"");
     CHECK(ErrorOf(R"({"name": "s", "scenario": "b.json", "metrics": ["ok", 3]})") ==
           "sweeps/test.json: /metrics/1: expected a metric path such as "
-          "\"udp.latency_us.p99\", got 3");
+          "\"udp.latency_p99_us\", got 3");
 }

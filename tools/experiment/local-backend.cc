@@ -1,5 +1,7 @@
 #include "tools/experiment/local-backend.h"
 
+#include "tools/experiment/process.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -7,7 +9,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -21,38 +22,6 @@ namespace incsim::experiment
 
 namespace
 {
-
-volatile std::sig_atomic_t g_stop = 0;
-
-void
-OnStopSignal(int)
-{
-    g_stop = 1;
-}
-
-/// Installs the stop handlers for its lifetime and restores the previous ones after.
-class StopSignals
-{
-  public:
-    StopSignals()
-    {
-        g_stop = 0;
-        struct sigaction action{};
-        action.sa_handler = OnStopSignal;
-        sigemptyset(&action.sa_mask);
-        sigaction(SIGINT, &action, &m_oldInt);
-        sigaction(SIGTERM, &action, &m_oldTerm);
-    }
-    ~StopSignals()
-    {
-        sigaction(SIGINT, &m_oldInt, nullptr);
-        sigaction(SIGTERM, &m_oldTerm, nullptr);
-    }
-
-  private:
-    struct sigaction m_oldInt{};
-    struct sigaction m_oldTerm{};
-};
 
 pid_t
 Spawn(const std::string& binary, const RunJob& job)
@@ -127,18 +96,18 @@ LocalBackend::Run(const std::vector<RunJob>& jobs, const Started& started, const
         Clock::time_point started;
         bool killedForTimeout = false;
     };
-    StopSignals signals;
+    StopRequests stop;
     std::map<pid_t, Child> running;
     size_t next = 0;
     while (next < jobs.size() || !running.empty())
     {
-        while (!g_stop && next < jobs.size() && running.size() < m_jobs)
+        while (!StopRequests::Requested() && next < jobs.size() && running.size() < m_jobs)
         {
             const RunJob& job = jobs[next++];
             started(job);
             running[Spawn(m_binary, job)] = {&job, Clock::now()};
         }
-        if (g_stop)
+        if (StopRequests::Requested())
         {
             for (auto& [pid, child] : running)
             {
@@ -146,7 +115,7 @@ LocalBackend::Run(const std::vector<RunJob>& jobs, const Started& started, const
             }
             for (auto& [pid, child] : running)
             {
-                waitpid(pid, nullptr, 0);
+                WaitForChild(pid);
                 done(*child.job, RunEnd::Interrupted);
             }
             return false;
@@ -157,7 +126,10 @@ LocalBackend::Run(const std::vector<RunJob>& jobs, const Started& started, const
         {
             const Child child = running[pid];
             running.erase(pid);
-            done(*child.job, child.killedForTimeout ? RunEnd::TimedOut : RunEnd::Exited);
+            const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+            done(*child.job, child.killedForTimeout ? RunEnd::TimedOut
+                             : clean                ? RunEnd::Exited
+                                                    : RunEnd::Failed);
             continue;
         }
         if (m_timeoutNs)

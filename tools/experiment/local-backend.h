@@ -13,9 +13,9 @@ namespace incsim::experiment
 {
 
 /// Runs jobs as child processes of the incsim binary, `jobs` at a time. Each child writes
-/// stdout.txt and stderr.txt into its run directory. A child that outlives `timeoutNs` is
-/// killed. SIGINT and SIGTERM stop the sweep: running children are killed and reported as
-/// Interrupted, and no further job starts.
+/// stdout.txt and stderr.txt into its run directory, and dies with this process. A child that
+/// outlives `timeoutNs` is killed. SIGINT and SIGTERM stop the sweep: running children are
+/// killed and reported as Interrupted, and no further job starts.
 class LocalBackend
 {
   public:

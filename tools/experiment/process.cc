@@ -1,10 +1,13 @@
 #include "tools/experiment/process.h"
 
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
+#include <csignal>
 #include <stdexcept>
 
 extern char** environ;  // NOLINT: POSIX
@@ -32,20 +35,65 @@ Start(const std::vector<std::string>& command, posix_spawn_file_actions_t* files
     return pid;
 }
 
-int
-Wait(pid_t pid)
+volatile std::sig_atomic_t g_stopRequested = 0;
+
+void
+OnStopSignal(int)
 {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    g_stopRequested = 1;
 }
 
 } // namespace
 
 int
+WaitForChild(pid_t pid)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+    {
+        if (errno != EINTR)
+        {
+            return 128;
+        }
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+struct StopRequests::Saved
+{
+    struct sigaction interrupt{};
+    struct sigaction terminate{};
+};
+
+StopRequests::StopRequests()
+    : m_saved(new Saved)
+{
+    g_stopRequested = 0;
+    struct sigaction action{};
+    action.sa_handler = OnStopSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, &m_saved->interrupt);
+    sigaction(SIGTERM, &action, &m_saved->terminate);
+}
+
+StopRequests::~StopRequests()
+{
+    sigaction(SIGINT, &m_saved->interrupt, nullptr);
+    sigaction(SIGTERM, &m_saved->terminate, nullptr);
+    delete m_saved;
+}
+
+bool
+StopRequests::Requested()
+{
+    return g_stopRequested != 0;
+}
+
+int
 RunProcess(const std::vector<std::string>& argv)
 {
-    return Wait(Start(argv, nullptr));
+    return WaitForChild(Start(argv, nullptr));
 }
 
 std::pair<int, std::string>
@@ -59,6 +107,7 @@ CaptureProcess(const std::vector<std::string>& argv)
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
     posix_spawn_file_actions_adddup2(&files, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&files, fds[1], STDERR_FILENO);
     posix_spawn_file_actions_addclose(&files, fds[0]);
     pid_t pid = 0;
     try
@@ -76,12 +125,20 @@ CaptureProcess(const std::vector<std::string>& argv)
     close(fds[1]);
     std::string output;
     char buffer[4096];
-    for (ssize_t n; (n = read(fds[0], buffer, sizeof(buffer))) > 0;)
+    while (true)
     {
-        output.append(buffer, static_cast<size_t>(n));
+        const ssize_t n = read(fds[0], buffer, sizeof(buffer));
+        if (n > 0)
+        {
+            output.append(buffer, static_cast<size_t>(n));
+        }
+        else if (n == 0 || errno != EINTR)
+        {
+            break;
+        }
     }
     close(fds[0]);
-    return {Wait(pid), output};
+    return {WaitForChild(pid), output};
 }
 
 std::string

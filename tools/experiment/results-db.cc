@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <stdexcept>
@@ -12,17 +14,6 @@ namespace incsim::experiment
 
 namespace
 {
-
-std::string
-Quote(const std::string& identifier)
-{
-    std::string out = "\"";
-    for (char c : identifier)
-    {
-        out += c == '"' ? "\"\"" : std::string(1, c);
-    }
-    return out + "\"";
-}
 
 std::string
 Now()
@@ -126,6 +117,17 @@ Flatten(const nlohmann::json& value, const std::string& prefix,
 
 } // namespace
 
+std::string
+QuoteIdentifier(const std::string& name)
+{
+    std::string out = "\"";
+    for (char c : name)
+    {
+        out += c == '"' ? "\"\"" : std::string(1, c);
+    }
+    return out + "\"";
+}
+
 std::vector<std::pair<std::string, double>>
 FlattenMetrics(const nlohmann::json& metrics)
 {
@@ -159,6 +161,8 @@ ResultsDb::ResultsDb(const std::string& path)
          "path TEXT, PRIMARY KEY (run_id, name))");
     Exec("CREATE TABLE IF NOT EXISTS sweeps (name TEXT PRIMARY KEY, sweep_file TEXT, "
          "parameters TEXT, metrics TEXT, updated_at TEXT)");
+    Exec("CREATE TABLE IF NOT EXISTS sweep_runs (sweep TEXT NOT NULL, run_id TEXT NOT NULL, "
+         "PRIMARY KEY (sweep, run_id))");
     Statement columns(m_db, "PRAGMA table_info(runs)");
     while (columns.Step())
     {
@@ -186,12 +190,39 @@ ResultsDb::Exec(const std::string& sql) const
 void
 ResultsDb::EnsureParamColumn(const std::string& name)
 {
-    if (std::find(m_columns.begin(), m_columns.end(), name) != m_columns.end())
+    // SQLite compares column names without case; another process may have added it meanwhile.
+    const auto same = [&](const std::string& column) {
+        return column.size() == name.size() &&
+               std::equal(column.begin(), column.end(), name.begin(), [](char a, char b) {
+                   return std::tolower(static_cast<unsigned char>(a)) ==
+                          std::tolower(static_cast<unsigned char>(b));
+               });
+    };
+    if (std::any_of(m_columns.begin(), m_columns.end(), same))
     {
         return;
     }
-    Exec("ALTER TABLE runs ADD COLUMN " + Quote(name));
-    m_columns.push_back(name);
+    m_columns.clear();
+    Statement columns(m_db, "PRAGMA table_info(runs)");
+    while (columns.Step())
+    {
+        m_columns.emplace_back(
+            reinterpret_cast<const char*>(sqlite3_column_text(columns.Get(), 1)));
+    }
+    if (std::none_of(m_columns.begin(), m_columns.end(), same))
+    {
+        Exec("ALTER TABLE runs ADD COLUMN " + QuoteIdentifier(name));
+        m_columns.push_back(name);
+    }
+}
+
+void
+ResultsDb::AddToSweep(const std::string& sweep, const std::string& runId)
+{
+    Statement insert(m_db, "INSERT OR IGNORE INTO sweep_runs VALUES (?, ?)");
+    insert.Bind(1, sweep);
+    insert.Bind(2, runId);
+    insert.Step();
 }
 
 void
@@ -225,8 +256,8 @@ ResultsDb::HasFinished(const std::string& scenarioHash, const std::string& codeV
 size_t
 ResultsDb::CountMetric(const std::string& sweep, const std::string& metric) const
 {
-    Statement query(m_db, "SELECT COUNT(*) FROM metrics m JOIN runs r ON r.run_id = m.run_id "
-                          "WHERE r.sweep = ? AND m.name = ?");
+    Statement query(m_db, "SELECT COUNT(*) FROM metrics m JOIN sweep_runs s "
+                          "ON s.run_id = m.run_id WHERE s.sweep = ? AND m.name = ?");
     query.Bind(1, sweep);
     query.Bind(2, metric);
     query.Step();
@@ -236,13 +267,14 @@ ResultsDb::CountMetric(const std::string& sweep, const std::string& metric) cons
 void
 ResultsDb::RecordRun(const RunRecord& run)
 {
-    for (const auto& [name, value] : run.params)
-    {
-        EnsureParamColumn(name);
-    }
     Exec("BEGIN IMMEDIATE");
     try
     {
+        for (const auto& [name, value] : run.params)
+        {
+            EnsureParamColumn(name);
+        }
+        AddToSweep(run.sweep, run.runId);
         std::string columns = "run_id, sweep, scenario_hash, code_version, repetition, seed, "
                               "status, wall_seconds, events, simulated_ns, peak_rss_kb, run_dir, "
                               "error, finished_at, params";
@@ -250,7 +282,7 @@ ResultsDb::RecordRun(const RunRecord& run)
         nlohmann::json params = nlohmann::json::object();
         for (const auto& [name, value] : run.params)
         {
-            columns += ", " + Quote(name);
+            columns += ", " + QuoteIdentifier(name);
             placeholders += ", ?";
             params[name] = value;
         }

@@ -3,12 +3,13 @@
 
 // The results store: one SQLite file for every sweep. Layout (docs/results.md):
 //
-//   runs     one row per run: run_id, sweep, scenario_hash, code_version, repetition, seed,
+//   runs     one row per run: run_id, sweep (the one that ran it), scenario_hash, code_version, repetition, seed,
 //            status ('ok', 'failed', 'timeout'), wall_seconds, events, simulated_ns,
 //            peak_rss_kb, run_dir, error (stderr tail of a failed run), finished_at, params
 //            (JSON), and one column per varied parameter, named by its scenario path
 //            ("workload.load")
-//   metrics  run_id, name (dotted path in metrics.json, "udp.latency_us.p99"), value
+//   sweep_runs  sweep, run_id: every sweep a run belongs to (sweeps may share runs)
+//   metrics  run_id, name (dotted path in metrics.json, "udp.latency_p99_us"), value
 //   traces   run_id, name (file name in the run directory), path
 //   sweeps   name, sweep_file, parameters (JSON list), metrics (JSON list), updated_at
 //
@@ -65,16 +66,18 @@ class ResultsDb
     /// Whether a run with this resolved scenario and code version finished successfully.
     bool HasFinished(const std::string& scenarioHash, const std::string& codeVersion) const;
 
-    /// How many runs of `sweep` reported `metric`.
+    /// Notes that `sweep` includes the (already recorded) run.
+    void AddToSweep(const std::string& sweep, const std::string& runId);
+
+    /// How many runs in `sweep` reported `metric`.
     size_t CountMetric(const std::string& sweep, const std::string& metric) const;
 
-    /// Inserts or replaces the run (one transaction: the run, its metrics and traces).
+    /// Inserts or replaces the run (one transaction: the run, its metrics and traces, and its
+    /// membership of run.sweep).
     void RecordRun(const RunRecord& run);
 
     /// A query's result as text rows, the first row being the column names.
     std::vector<std::vector<std::string>> Query(const std::string& sql) const;
-
-    const std::string& Path() const { return m_path; }
 
   private:
     void Exec(const std::string& sql) const;
@@ -84,6 +87,9 @@ class ResultsDb
     sqlite3* m_db = nullptr;
     std::vector<std::string> m_columns;  // of runs
 };
+
+/// `name` as an SQL identifier, in double quotes.
+std::string QuoteIdentifier(const std::string& name);
 
 /// metrics.json flattened to dotted names with numeric values (booleans as 0/1).
 std::vector<std::pair<std::string, double>> FlattenMetrics(const nlohmann::json& metrics);

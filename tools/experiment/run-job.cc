@@ -11,9 +11,6 @@
 namespace incsim::experiment
 {
 
-namespace
-{
-
 std::optional<nlohmann::json>
 TryReadJson(const std::string& path)
 {
@@ -29,8 +26,6 @@ TryReadJson(const std::string& path)
     }
     return value;
 }
-
-} // namespace
 
 std::string
 ScenarioHash(const nlohmann::json& resolved)
@@ -65,13 +60,15 @@ FileTail(const std::string& path, size_t lines)
 }
 
 bool
-RunDirectoryFinished(const RunJob& job)
+RunDirectoryFinished(const RunJob& job, const std::string& codeVersion)
 {
-    // run.json is written last; scenario.resolved.json says which scenario ran.
+    // run.json is written last; scenario.resolved.json says which scenario ran, run.json with
+    // which code.
     const auto run = TryReadJson(job.runDir + "/run.json");
-    const auto metrics = TryReadJson(job.runDir + "/metrics.json");
     const auto resolved = TryReadJson(job.runDir + "/scenario.resolved.json");
-    return run && metrics && resolved && ScenarioHash(*resolved) == job.scenarioHash;
+    return run && resolved && run->value("version", "") == codeVersion &&
+           ScenarioHash(*resolved) == job.scenarioHash &&
+           TryReadJson(job.runDir + "/metrics.json");
 }
 
 RunRecord
@@ -86,15 +83,16 @@ CollectRun(const SweepSpec& sweep, const std::string& codeVersion, const RunJob&
     record.seed = job.planned.seed;
     record.runDir = std::filesystem::absolute(job.runDir).string();
     record.params = job.planned.point;
-    if (end == RunEnd::Exited && RunDirectoryFinished(job))
+    const auto run = TryReadJson(job.runDir + "/run.json");
+    const auto metrics = TryReadJson(job.runDir + "/metrics.json");
+    if (end == RunEnd::Exited && run && metrics && RunDirectoryFinished(job, codeVersion))
     {
-        const nlohmann::json run = *TryReadJson(job.runDir + "/run.json");
         record.status = "ok";
-        record.wallSeconds = run.value("wall_seconds", 0.0);
-        record.events = run.value("events", uint64_t{0});
-        record.simulatedNs = run.value("simulated_ns", int64_t{0});
-        record.peakRssKb = run.value("peak_rss_kb", int64_t{0});
-        record.metrics = FlattenMetrics(*TryReadJson(job.runDir + "/metrics.json"));
+        record.wallSeconds = run->value("wall_seconds", 0.0);
+        record.events = run->value("events", uint64_t{0});
+        record.simulatedNs = run->value("simulated_ns", int64_t{0});
+        record.peakRssKb = run->value("peak_rss_kb", int64_t{0});
+        record.metrics = FlattenMetrics(*metrics);
         for (const auto& entry : std::filesystem::recursive_directory_iterator(job.runDir))
         {
             const std::string name =

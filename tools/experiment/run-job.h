@@ -28,7 +28,8 @@ std::string ScenarioHash(const nlohmann::json& resolved);
 /// How a run ended, as a backend saw it.
 enum class RunEnd
 {
-    Exited,  // the process ended by itself (check the run directory)
+    Exited,  // the process exited with status 0 (check the run directory)
+    Failed,  // it exited with another status, or was killed
     TimedOut,
     Interrupted,  // the sweep was stopped: the run is neither done nor failed
 };
@@ -38,8 +39,11 @@ enum class RunEnd
 RunRecord CollectRun(const SweepSpec& sweep, const std::string& codeVersion, const RunJob& job,
                      RunEnd end);
 
-/// Whether the run directory holds a finished run of exactly this scenario.
-bool RunDirectoryFinished(const RunJob& job);
+/// Whether the run directory holds a finished run of exactly this scenario and code version.
+bool RunDirectoryFinished(const RunJob& job, const std::string& codeVersion);
+
+/// A JSON file's contents, or nullopt if it is missing or not (yet) valid JSON.
+std::optional<nlohmann::json> TryReadJson(const std::string& path);
 
 /// The last `lines` lines of a text file ("" if it cannot be read).
 std::string FileTail(const std::string& path, size_t lines);

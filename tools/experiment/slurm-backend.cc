@@ -4,13 +4,9 @@
 
 #include <fmt/format.h>
 
-#include <signal.h>
-
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <stdexcept>
 #include <thread>
 
@@ -19,14 +15,6 @@ namespace incsim::experiment
 
 namespace
 {
-
-volatile std::sig_atomic_t g_cancel = 0;
-
-void
-OnCancelSignal(int)
-{
-    g_cancel = 1;
-}
 
 std::string
 Trim(std::string text)
@@ -41,17 +29,73 @@ Trim(std::string text)
 std::optional<std::string>
 EndOf(const RunJob& job)
 {
-    std::ifstream in(job.runDir + "/end.json");
-    if (!in)
+    const auto end = TryReadJson(job.runDir + "/end.json");
+    if (!end || !end->contains("end"))
     {
         return std::nullopt;
     }
-    const nlohmann::json end = nlohmann::json::parse(in, nullptr, false);
-    if (end.is_discarded() || !end.contains("end"))
+    return (*end)["end"].get<std::string>();
+}
+
+/// `text` for bash, in single quotes.
+std::string
+ShellQuote(const std::string& text)
+{
+    std::string out = "'";
+    for (char c : text)
     {
-        return std::nullopt;
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     }
-    return end["end"].get<std::string>();
+    return out + "'";
+}
+
+/// Whether Slurm still has the job pending or running. Only a clean empty answer or Slurm
+/// saying it does not know the id (it forgets jobs minutes after they end) counts as gone;
+/// any other failure (slurmctld restarting) means "ask again".
+std::optional<bool>
+JobActive(const std::string& jobId)
+{
+    const auto [status, output] = CaptureProcess({"squeue", "-h", "-j", jobId, "-o", "%i"});
+    if (status == 0)
+    {
+        return !Trim(output).empty();
+    }
+    if (output.find("Invalid job id") != std::string::npos)
+    {
+        return false;
+    }
+    return std::nullopt;
+}
+
+/// Arrays an earlier sweep submitted into `slurmDir` and left behind (the sweep was killed):
+/// cancelled, and waited for, so that no old task writes into a run directory again.
+void
+CancelEarlierBatches(const std::string& slurmDir)
+{
+    namespace fs = std::filesystem;
+    if (!fs::exists(slurmDir))
+    {
+        return;
+    }
+    for (const auto& entry : fs::directory_iterator(slurmDir))
+    {
+        std::ifstream in(entry.path() / "jobid");
+        std::string jobId;
+        if (!(in >> jobId) || JobActive(jobId) == std::optional<bool>(false))
+        {
+            continue;
+        }
+        CaptureProcess({"scancel", jobId});
+        for (int i = 0; i < 120 && JobActive(jobId) != std::optional<bool>(false); ++i)
+        {
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        }
+        if (JobActive(jobId) != std::optional<bool>(false))
+        {
+            throw std::runtime_error("Slurm job " + jobId + " of an earlier run of this sweep " +
+                                     "is still running after scancel; cancel it and retry");
+        }
+    }
 }
 
 } // namespace
@@ -73,8 +117,14 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
         return true;
     }
     namespace fs = std::filesystem;
+    CancelEarlierBatches(fs::path(m_batchDir).parent_path().string());
     fs::create_directories(m_batchDir);
     const std::string batch = fs::absolute(m_batchDir).string();
+    if (batch.find_first_of(" \t\n%") != std::string::npos)
+    {
+        throw std::runtime_error("Slurm output directory '" + batch +
+                                 "' has a space or '%' in its path; choose another --out");
+    }
     const size_t perTask = (jobs.size() + kMaxTasks - 1) / kMaxTasks;
     const size_t tasks = (jobs.size() + perTask - 1) / perTask;
     nlohmann::json taskList = nlohmann::json::array();
@@ -98,9 +148,10 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
     std::string timeLimit;
     if (m_timeoutNs)
     {
-        // Each task's runs one after another, plus a minute of slack; Slurm counts minutes.
-        const int64_t minutes = (*m_timeoutNs * static_cast<int64_t>(perTask)) / 60'000'000'000 + 1;
-        timeLimit = fmt::format("#SBATCH --time={}\n", minutes + 1);
+        // Each task's runs one after another, rounded up to Slurm's whole minutes, plus one.
+        constexpr int64_t kMinuteNs = 60'000'000'000;
+        const int64_t total = *m_timeoutNs * static_cast<int64_t>(perTask);
+        timeLimit = fmt::format("#SBATCH --time={}\n", (total + kMinuteNs - 1) / kMinuteNs + 1);
     }
     std::ofstream(batch + "/array.sh")
         << "#!/bin/bash\n"
@@ -109,8 +160,8 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
         << fmt::format("#SBATCH --output={}/task-%a.out\n", batch)
         << fmt::format("#SBATCH --error={}/task-%a.err\n", batch) << timeLimit
         << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
-        << fmt::format("exec '{}' sweep-task '{}/tasks.json' \"$SLURM_ARRAY_TASK_ID\"\n",
-                       m_binary, batch);
+        << fmt::format("exec {} sweep-task {} \"$SLURM_ARRAY_TASK_ID\"\n", ShellQuote(m_binary),
+                       ShellQuote(batch + "/tasks.json"));
     std::pair<int, std::string> submitted;
     try
     {
@@ -128,29 +179,35 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
                                              Trim(output)));
     }
     const std::string jobId = Trim(output.substr(0, output.find(';')));
+    std::ofstream(batch + "/jobid") << jobId << '\n';
     for (const RunJob& job : jobs)
     {
         started(job);
     }
 
-    g_cancel = 0;
-    struct sigaction action{};
-    struct sigaction oldInt{};
-    struct sigaction oldTerm{};
-    action.sa_handler = OnCancelSignal;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &oldInt);
-    sigaction(SIGTERM, &action, &oldTerm);
+    // Whatever ends this function early (a signal, an exception) cancels the array.
+    StopRequests stop;
+    struct CancelOnUnwind
+    {
+        const std::string& id;
+        bool armed = true;
+        ~CancelOnUnwind()
+        {
+            if (armed)
+            {
+                CaptureProcess({"scancel", id});
+            }
+        }
+    } cancel{jobId};
 
     std::vector<bool> reported(jobs.size(), false);
     size_t remaining = jobs.size();
-    int squeueFailures = 0;  // squeue forgets a job some minutes after it ends
+    std::optional<std::chrono::steady_clock::time_point> goneSince;
     bool interrupted = false;
     while (remaining > 0)
     {
-        if (g_cancel)
+        if (StopRequests::Requested())
         {
-            CaptureProcess({"scancel", jobId});
             for (size_t i = 0; i < jobs.size(); ++i)
             {
                 if (!reported[i])
@@ -170,7 +227,9 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
                 {
                     reported[i] = true;
                     --remaining;
-                    done(jobs[i], *end == "timeout" ? RunEnd::TimedOut : RunEnd::Exited);
+                    done(jobs[i], *end == "timeout"  ? RunEnd::TimedOut
+                                  : *end == "exited" ? RunEnd::Exited
+                                                     : RunEnd::Failed);
                 }
             }
         }
@@ -178,9 +237,13 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
         {
             break;
         }
-        const auto [rc, queued] = CaptureProcess({"squeue", "-h", "-j", jobId, "-o", "%i"});
-        squeueFailures = rc == 0 ? 0 : squeueFailures + 1;
-        if ((rc == 0 && Trim(queued).empty()) || squeueFailures >= 10)
+        if (!goneSince && JobActive(jobId) == std::optional<bool>(false))
+        {
+            goneSince = std::chrono::steady_clock::now();
+        }
+        // The array has left the queue. Give a shared file system a few seconds to show the
+        // last end.json files, then what did not end by itself was stopped.
+        if (goneSince && std::chrono::steady_clock::now() - *goneSince > std::chrono::seconds(3))
         {
             // The array has left the queue: what did not end by itself was stopped.
             for (size_t i = 0; i < jobs.size(); ++i)
@@ -194,15 +257,14 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
                         << "slurm task " << taskOf[i] << ": " << err;
                     reported[i] = true;
                     --remaining;
-                    done(jobs[i], timeLimit ? RunEnd::TimedOut : RunEnd::Exited);
+                    done(jobs[i], timeLimit ? RunEnd::TimedOut : RunEnd::Failed);
                 }
             }
             continue;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
     }
-    sigaction(SIGINT, &oldInt, nullptr);
-    sigaction(SIGTERM, &oldTerm, nullptr);
+    cancel.armed = interrupted;
     return !interrupted;
 }
 
@@ -232,9 +294,10 @@ RunSweepTask(const std::string& incsimBinary, const std::string& tasksFile, size
         [](const RunJob& job, RunEnd end) {
             if (end != RunEnd::Interrupted)
             {
-                std::ofstream(job.runDir + "/end.json")
-                    << nlohmann::json{{"end", end == RunEnd::TimedOut ? "timeout" : "exited"}}
-                           .dump();
+                const char* how = end == RunEnd::TimedOut ? "timeout"
+                                  : end == RunEnd::Exited ? "exited"
+                                                          : "failed";
+                std::ofstream(job.runDir + "/end.json") << nlohmann::json{{"end", how}}.dump();
             }
         });
     return complete ? 0 : 130;

@@ -19,7 +19,9 @@ namespace incsim::experiment
 /// The sweep polls `squeue` and the run directories, reports each run as it finishes, and
 /// when the array has left the queue reports every run that did not finish as failed (or
 /// timed out, when Slurm's time limit or the run's own timeout stopped it). SIGINT and SIGTERM
-/// cancel the array (`scancel`).
+/// cancel the array (`scancel`), and so does an error. The array's id is kept in the batch
+/// directory: a later sweep cancels arrays an earlier, killed, sweep left running before it
+/// submits its own.
 class SlurmBackend
 {
   public:
@@ -39,7 +41,8 @@ class SlurmBackend
 };
 
 /// The worker side, run by each array task: the runs of task `index` in `tasksFile`, one at a
-/// time, each leaving an end.json ({"end": "exited"|"timeout"}) in its run directory.
+/// time, each leaving an end.json ({"end": "exited"|"failed"|"timeout"}) in its run
+/// directory.
 int RunSweepTask(const std::string& incsimBinary, const std::string& tasksFile, size_t index);
 
 } // namespace incsim::experiment

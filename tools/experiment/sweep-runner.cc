@@ -13,7 +13,8 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
+#include <cstdio>
+#include <map>
 #include <thread>
 
 namespace incsim::experiment
@@ -41,6 +42,7 @@ PlanJobs(const SweepSpec& sweep, const SweepOptions& options, const std::string&
     const std::string baseDir = std::filesystem::path(sweep.scenarioPath).parent_path().string();
     const std::string versionTag = ScenarioHash(codeVersion).substr(0, 8);
     std::vector<RunJob> jobs;
+    std::map<std::string, size_t> first;  // run id -> index of the run that has it
     for (PlannedRun& planned : ExpandSweep(sweep))
     {
         RunJob job;
@@ -71,19 +73,37 @@ PlanJobs(const SweepSpec& sweep, const SweepOptions& options, const std::string&
             job.args.push_back("--set");
             job.args.push_back(override);
         }
+        if (const auto seen = first.find(job.runId); seen != first.end())
+        {
+            throw InputError(sweep.file, "/vary",
+                             fmt::format("the runs with {} and with {} are the same scenario",
+                                         PointText(jobs[seen->second].planned.point,
+                                                   jobs[seen->second].planned.repetition),
+                                         PointText(planned.point, planned.repetition)));
+        }
+        first.emplace(job.runId, jobs.size());
         job.planned = std::move(planned);
         jobs.push_back(std::move(job));
     }
     return jobs;
 }
 
+/// OUT/<sweep>/sweep.log: one JSON object per line, flushed at once; not inherited by the
+/// workers (close-on-exec).
 class EventLog
 {
   public:
     explicit EventLog(const std::string& path)
-        : m_out(path, std::ios::app)
+        : m_file(std::fopen(path.c_str(), "ae"))
     {
+        if (!m_file)
+        {
+            throw std::runtime_error("cannot write " + path);
+        }
     }
+    ~EventLog() { std::fclose(m_file); }
+    EventLog(const EventLog&) = delete;
+    EventLog& operator=(const EventLog&) = delete;
 
     void Write(const std::string& event, const RunJob& job, const std::string& status = "")
     {
@@ -92,11 +112,12 @@ class EventLog
         {
             line["status"] = status;
         }
-        m_out << line.dump() << '\n' << std::flush;
+        std::fputs((line.dump() + "\n").c_str(), m_file);
+        std::fflush(m_file);
     }
 
   private:
-    std::ofstream m_out;
+    std::FILE* m_file;
 };
 
 std::string
@@ -138,12 +159,13 @@ RunSweep(const SweepSpec& sweep, const SweepOptions& options)
     {
         if (db.HasFinished(job.scenarioHash, codeVersion))
         {
+            db.AddToSweep(sweep.name, job.runId);
             ++report.skipped;
         }
-        else if (RunDirectoryFinished(job))
+        else if (RunDirectoryFinished(job, codeVersion))
         {
-            db.RecordRun(CollectRun(sweep, codeVersion, job, RunEnd::Exited));
             log.Write("recovered", job, "ok");
+            db.RecordRun(CollectRun(sweep, codeVersion, job, RunEnd::Exited));
             ++report.recovered;
         }
         else
@@ -180,8 +202,10 @@ RunSweep(const SweepSpec& sweep, const SweepOptions& options)
             return;
         }
         const RunRecord record = CollectRun(sweep, codeVersion, job, end);
-        db.RecordRun(record);
+        // Logged before it is recorded: a run killed in between is recovered from its
+        // directory, never run again.
         log.Write("end", job, record.status);
+        db.RecordRun(record);
         ++finished;
         (record.status == "ok" ? report.ok : report.failed) += 1;
         showProgress(false);

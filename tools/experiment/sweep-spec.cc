@@ -6,6 +6,7 @@
 #include "sim/scenario/scenario.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -62,6 +63,14 @@ class SweepParser
         SweepSpec sweep;
         sweep.file = m_file;
         sweep.name = RequiredString(document, "name");
+        const bool plain = std::all_of(sweep.name.begin(), sweep.name.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        });
+        if (!plain || sweep.name[0] == '.')
+        {
+            Error("/name", "expected letters, digits, '-', '_' and '.' (it names a directory), "
+                           "got " + Describe(document["name"]));
+        }
         const std::string scenario = RequiredString(document, "scenario");
         const std::filesystem::path base = std::filesystem::path(m_file).parent_path();
         sweep.scenarioPath =
@@ -98,14 +107,14 @@ class SweepParser
             if (!metrics.is_array())
             {
                 Error("/metrics", "expected an array of metric paths such as "
-                                  "\"udp.latency_us.p99\", got " + Describe(metrics));
+                                  "\"udp.latency_p99_us\", got " + Describe(metrics));
             }
             for (size_t i = 0; i < metrics.size(); ++i)
             {
                 if (!metrics[i].is_string() || metrics[i].get<std::string>().empty())
                 {
                     Error("/metrics/" + std::to_string(i),
-                          "expected a metric path such as \"udp.latency_us.p99\", got " +
+                          "expected a metric path such as \"udp.latency_p99_us\", got " +
                               Describe(metrics[i]));
                 }
                 sweep.metrics.push_back(metrics[i].get<std::string>());

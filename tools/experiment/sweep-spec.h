@@ -15,7 +15,7 @@
 //   ],
 //   "repetitions": 3,                              runs per point, seeds derived from "seed"
 //   "seed": 1,
-//   "metrics": ["udp.latency_us.p99", "network.drops.total"],   dotted paths in metrics.json
+//   "metrics": ["udp.latency_p99_us", "network.drops.no_route"],   dotted paths in metrics.json
 //   "timeout": "600s"                              per run (wall clock), optional
 // }
 //

@@ -18,6 +18,9 @@ void AddSweepCommand(CLI::App& app);
 void AddResultsCommand(CLI::App& app);
 void AddReproduceCommand(CLI::App& app);
 
+/// Whether to show a live progress line for --progress `mode` (auto: on a terminal, outside CI).
+bool ShowProgress(const std::string& mode);
+
 /// Thrown by a command that has finished but must exit with a status other than 0 (a sweep
 /// with failed runs); main returns `status` without printing anything.
 struct ExitStatus

@@ -7,9 +7,8 @@
 
 #include <fmt/format.h>
 
-#include <unistd.h>
 
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 
 namespace incsim::cli
@@ -83,7 +82,8 @@ AddReproduceCommand(CLI::App& app)
     reproduce->add_option("--backend", args->options.backend, "local or slurm")
         ->check(CLI::IsMember({"local", "slurm"}));
     reproduce->callback([args] {
-        const std::vector<Figure> figures = LoadFigures(args->registry);
+        const std::string registry = std::filesystem::absolute(args->registry).string();
+        const std::vector<Figure> figures = LoadFigures(registry);
         if (args->list || args->figure.empty())
         {
             for (const Figure& figure : figures)
@@ -104,10 +104,12 @@ AddReproduceCommand(CLI::App& app)
             throw std::runtime_error(fmt::format("no figure '{}' (known: {})", args->figure,
                                                  known));
         }
-        const std::string root = std::filesystem::path(args->registry).parent_path().parent_path();
+        // Sweep and script paths in the registry are relative to the source tree.
+        const std::string root =
+            std::filesystem::path(registry).parent_path().parent_path().string();
         experiment::SweepOptions options = args->options;
         options.incsimBinary = experiment::SelfExecutable();
-        options.progress = isatty(STDERR_FILENO) && std::getenv("CI") == nullptr;
+        options.progress = ShowProgress("auto");
         const experiment::SweepSpec sweep = experiment::LoadSweep(root + "/" + found->sweep);
         const experiment::SweepReport report = experiment::RunSweep(sweep, options);
         fmt::print("{}: {} runs ({} already in {}, {} ran, {} failed)\n", sweep.name,
@@ -116,6 +118,14 @@ AddReproduceCommand(CLI::App& app)
         if (report.interrupted)
         {
             throw ExitStatus{130};
+        }
+        if (report.failed > 0)
+        {
+            // A figure from part of its data would look complete: do not draw it.
+            fmt::print(stderr, "error: {} runs of {} failed; see `incsim results {} --where "
+                               "\"status != 'ok'\"`\n",
+                       report.failed, sweep.name, options.database);
+            throw ExitStatus{static_cast<int>(std::min<size_t>(report.failed, 100))};
         }
         const int status = experiment::RunProcess({"/usr/bin/python3", root + "/" + found->script,
                                                    "--db", options.database, "--out",

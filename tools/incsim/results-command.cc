@@ -6,24 +6,13 @@
 
 #include <filesystem>
 #include <iostream>
-#include <set>
+#include <algorithm>
 
 namespace incsim::cli
 {
 
 namespace
 {
-
-std::string
-QuoteIdentifier(const std::string& name)
-{
-    std::string out = "\"";
-    for (char c : name)
-    {
-        out += c == '"' ? "\"\"" : std::string(1, c);
-    }
-    return out + "\"";
-}
 
 std::string
 QuoteLiteral(const std::string& text)
@@ -115,19 +104,20 @@ AddResultsCommand(CLI::App& app)
         std::string sql = "SELECT r.sweep, r.run_id";
         for (const std::string& parameter : parameters)
         {
-            sql += ", r." + QuoteIdentifier(parameter);
+            sql += ", r." + experiment::QuoteIdentifier(parameter);
         }
         sql += ", r.repetition, r.seed, r.status, r.wall_seconds";
         for (const std::string& metric : metrics)
         {
             sql += ", (SELECT value FROM metrics m WHERE m.run_id = r.run_id AND m.name = " +
-                   QuoteLiteral(metric) + ") AS " + QuoteIdentifier(metric);
+                   QuoteLiteral(metric) + ") AS " + experiment::QuoteIdentifier(metric);
         }
         sql += " FROM runs r";
         std::vector<std::string> conditions;
         if (!args->sweep.empty())
         {
-            conditions.push_back("r.sweep = " + QuoteLiteral(args->sweep));
+            conditions.push_back("r.run_id IN (SELECT run_id FROM sweep_runs WHERE sweep = " +
+                                 QuoteLiteral(args->sweep) + ")");
         }
         if (!args->where.empty())
         {
@@ -140,7 +130,7 @@ AddResultsCommand(CLI::App& app)
         sql += " ORDER BY r.sweep";
         for (const std::string& parameter : parameters)
         {
-            sql += ", r." + QuoteIdentifier(parameter);
+            sql += ", r." + experiment::QuoteIdentifier(parameter);
         }
         sql += ", r.repetition";
         const auto rows = db.Query(sql);

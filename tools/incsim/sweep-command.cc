@@ -13,6 +13,13 @@
 namespace incsim::cli
 {
 
+bool
+ShowProgress(const std::string& mode)
+{
+    return mode == "always" ||
+           (mode == "auto" && isatty(STDERR_FILENO) && std::getenv("CI") == nullptr);
+}
+
 void
 AddSweepCommand(CLI::App& app)
 {
@@ -39,9 +46,7 @@ AddSweepCommand(CLI::App& app)
         const experiment::SweepSpec spec = experiment::LoadSweep(args->file);
         experiment::SweepOptions options = args->options;
         options.incsimBinary = experiment::SelfExecutable();
-        options.progress = args->progress == "always" ||
-                           (args->progress == "auto" && isatty(STDERR_FILENO) &&
-                            std::getenv("CI") == nullptr);
+        options.progress = ShowProgress(args->progress);
         const experiment::SweepReport report = experiment::RunSweep(spec, options);
         if (options.dryRun)
         {
