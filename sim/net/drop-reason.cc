@@ -26,6 +26,8 @@ ToString(DropReason reason)
         return "cpu_queue_full";
     case DropReason::NoEndpoint:
         return "no_endpoint";
+    case DropReason::Consumed:
+        return "consumed";
     case DropReason::Count:
         break;
     }

@@ -17,6 +17,7 @@ enum class DropReason : uint8_t
     TtlExpired,   ///< IPv4 TTL reached zero
     CpuQueueFull, ///< switch CPU queue had no room
     NoEndpoint,   ///< no endpoint bound to the UDP port at the host
+    Consumed,     ///< a hop-by-hop control frame (a 1Pipe beacon) absorbed where it was meant to end
     Count
 };
 

@@ -17,6 +17,7 @@ namespace
 
 constexpr uint64_t kDropNoRoute = 1;
 constexpr uint64_t kDropTtlExpired = 2;
+constexpr uint64_t kDropConsumed = 3;
 
 uint64_t
 Microseconds(int64_t ps)
@@ -66,6 +67,7 @@ P4Pipeline::SetDropReason(Frame& frame) const
     const uint64_t reason = m_dropReason ? m_dropReason->Read(frame.pipelineState) : 0;
     frame.meta.dropReason = reason == kDropNoRoute      ? DropReason::NoRoute
                             : reason == kDropTtlExpired ? DropReason::TtlExpired
+                            : reason == kDropConsumed   ? DropReason::Consumed
                                                         : DropReason::Pipeline;
 }
 

@@ -33,8 +33,8 @@ class RouteInstaller
 /// same program without timing for STF).
 ///
 /// Drop reasons: when the program drops a packet and has a user metadata field
-/// `drop_reason`, 1 means no route and 2 TTL expired (see p4/forward.p4); anything else is a
-/// program drop.
+/// `drop_reason`, 1 means no route, 2 TTL expired and 3 consumed (see p4/lib/headers.p4);
+/// anything else is a program drop.
 class P4Pipeline : public SwitchPipeline
 {
   public:

@@ -160,7 +160,7 @@ TEST_CASE("aggregated routes send every destination where the computed routes do
           "[p4][switch]")
 {
     // A fat-tree (aligned power-of-two blocks) and a WAN with odd host counts per site.
-    for (const std::string scenario :
+    for (const std::string& scenario :
          {std::string(kFatTree),
           std::string(R"({"duration": "1ms", "topology": {"generator": "wan",
               "params": {"preset": "aws-gotthard", "hosts_per_site": 3}},

@@ -1,0 +1,426 @@
+/*
+ * onepipe.p4: 1Pipe's in-network barrier aggregation (best effort service), on the switching
+ * chip, after Li et al., "1Pipe: Scalable Total Order Communication in Data Center Networks",
+ * SIGCOMM 2021, sections 4 and 6.2.1. Forwarding is lib/ecmp.p4's.
+ *
+ * Every 1Pipe packet (data, ACK, NAK: UDP to ports ONEPIPE_PORT_BASE + 0..255) and every beacon
+ * (Ethernet type ETHERTYPE_ONEPIPE, one hop) carries a barrier B: all later packets on the
+ * same link have timestamps above B. On each such packet from input port i the ingress sets
+ * port_barrier[i] := B and stamps the packet with the minimum of port_barrier over the live
+ * input ports that can feed its output port, computed with a comparison tree (no loops in P4;
+ * one min per pair per stage, as on Tofino).
+ *
+ * Which inputs feed an output: the routing is up-down (the paper's Fig. 3 splits each switch
+ * into an uplink and a downlink half). A packet leaving on an "up" port (towards a switch of the
+ * same or a higher tier; configure's up_ports) only comes from ports below, so it gets
+ * B_up = min over live ports not in up_ports; any other output gets B_all = min over all live
+ * ports. Neither depends on itself through a neighbour, so barriers cannot stall in a cycle.
+ *
+ * Live ports (register live_ports, a bit per port): the control plane sets the connected ports
+ * at start. A port silent for timeout_us is removed at the next tick. A port that is not live
+ * is admitted again once its barrier exceeds every barrier this switch has stamped for the
+ * outputs it feeds (high_water), so stamped barriers stay monotonic.
+ *
+ * Beacons. Only their sending lives outside P4: every beacon interval, at synchronized times,
+ * the switch's beacon generator injects one TICK packet on the CPU port (as Tofino's packet
+ * generator would). The tick expires silent ports and is multicast to every connected port
+ * (group ALL_PORTS_GROUP); in egress each copy leaves as a beacon if its port carried no 1Pipe
+ * packet since the previous tick, or if the port's barrier has advanced since it last sent one.
+ * A beacon arriving from a neighbour is consumed, and if it advanced B_up or B_all it is
+ * multicast like a tick, to the ports whose barrier advanced: barriers then cross an idle
+ * switch at once instead of waiting for its next tick. Hosts send their beacons at the same
+ * synchronized times, all carrying the same round time, so a switch's minimum advances about
+ * once per interval and so does this triggered broadcast.
+ *
+ * Control-plane contract:
+ *   MyIngress.onepipe_config   keyless; default action configure(up_ports, cpu_port,
+ *                              timeout_us, priority, aggregate). aggregate 0 turns barrier
+ *                              aggregation off (packets keep the sender's barrier; beacons
+ *                              are consumed): the negative control of the tests.
+ *   MyIngress.live_ports       register<bit<32>>(1): cell 0, the connected ports at start.
+ *   multicast group ALL_PORTS_GROUP: one copy per connected port.
+ *   lib/ecmp.p4's tables for routes.
+ * Ports 0 .. 31 only (a 32-port switch); the simulator refuses larger switches.
+ */
+#include <core.p4>
+#include <v1model.p4>
+
+#include "lib/headers.p4"
+#include "lib/ecmp.p4"
+
+const bit<16> ETHERTYPE_ONEPIPE = 0x88B5;
+const bit<16> ONEPIPE_PORT_BASE = 0x4000;
+const bit<16> ALL_PORTS_GROUP = 1;
+const bit<9>  DROP_PORT = 511;     // v1model: egress_spec after mark_to_drop
+
+const bit<8> OP_DATA = 1;
+const bit<8> OP_ACK = 2;
+const bit<8> OP_NAK = 3;
+const bit<8> OP_BEACON = 4;
+const bit<8> OP_TICK = 5;
+
+#define BARRIER_MAX 48w0xffffffffffff
+
+/* Section 6.1: 24 bytes after the UDP header (or after Ethernet, for beacons). */
+header onepipe_t {
+    bit<48> msg_ts;          // message timestamp, ns of the sender's clock
+    bit<48> barrier;         // best-effort barrier
+    bit<48> commit_barrier;  // reliable service's commit barrier (not aggregated here)
+    bit<32> psn;
+    bit<8>  opcode;
+    bit<8>  flags;           // bit 0: end of message
+}
+
+struct headers_t {
+    ethernet_t ethernet;
+    ipv4_t     ipv4;
+    udp_t      udp;
+    onepipe_t  onepipe;
+}
+
+struct metadata_t {
+    ECMP_METADATA_FIELDS
+    bit<32> up_ports;
+    bit<9>  cpu_port;
+    bit<48> timeout_us;
+    bit<3>  onepipe_priority;
+    bit<1>  aggregate;
+    bit<1>  beacon_out;   // leaves as a beacon; egress decides per port
+    bit<1>  tick;
+    bit<48> b_up;
+    bit<48> b_all;
+}
+
+#define MIN2(a, b) ((a) < (b) ? (a) : (b))
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+/* A port's barrier if the port is in mask m, else the identity of min. */
+#define LEAF(r, i, m) ((m)[i:i] == 1 ? r : BARRIER_MAX)
+
+/* out := the minimum of port_barrier over the ports in mask m (needs READ_PORT_BARRIERS). */
+#define BARRIER_TREE(out, m)                                       \
+    bit<48> out##_a0 = MIN2(LEAF(r0, 0, m), LEAF(r1, 1, m));       \
+    bit<48> out##_a1 = MIN2(LEAF(r2, 2, m), LEAF(r3, 3, m));       \
+    bit<48> out##_a2 = MIN2(LEAF(r4, 4, m), LEAF(r5, 5, m));       \
+    bit<48> out##_a3 = MIN2(LEAF(r6, 6, m), LEAF(r7, 7, m));       \
+    bit<48> out##_a4 = MIN2(LEAF(r8, 8, m), LEAF(r9, 9, m));       \
+    bit<48> out##_a5 = MIN2(LEAF(r10, 10, m), LEAF(r11, 11, m));   \
+    bit<48> out##_a6 = MIN2(LEAF(r12, 12, m), LEAF(r13, 13, m));   \
+    bit<48> out##_a7 = MIN2(LEAF(r14, 14, m), LEAF(r15, 15, m));   \
+    bit<48> out##_a8 = MIN2(LEAF(r16, 16, m), LEAF(r17, 17, m));   \
+    bit<48> out##_a9 = MIN2(LEAF(r18, 18, m), LEAF(r19, 19, m));   \
+    bit<48> out##_a10 = MIN2(LEAF(r20, 20, m), LEAF(r21, 21, m));  \
+    bit<48> out##_a11 = MIN2(LEAF(r22, 22, m), LEAF(r23, 23, m));  \
+    bit<48> out##_a12 = MIN2(LEAF(r24, 24, m), LEAF(r25, 25, m));  \
+    bit<48> out##_a13 = MIN2(LEAF(r26, 26, m), LEAF(r27, 27, m));  \
+    bit<48> out##_a14 = MIN2(LEAF(r28, 28, m), LEAF(r29, 29, m));  \
+    bit<48> out##_a15 = MIN2(LEAF(r30, 30, m), LEAF(r31, 31, m));  \
+    bit<48> out##_b0 = MIN2(out##_a0, out##_a1);                   \
+    bit<48> out##_b1 = MIN2(out##_a2, out##_a3);                   \
+    bit<48> out##_b2 = MIN2(out##_a4, out##_a5);                   \
+    bit<48> out##_b3 = MIN2(out##_a6, out##_a7);                   \
+    bit<48> out##_b4 = MIN2(out##_a8, out##_a9);                   \
+    bit<48> out##_b5 = MIN2(out##_a10, out##_a11);                 \
+    bit<48> out##_b6 = MIN2(out##_a12, out##_a13);                 \
+    bit<48> out##_b7 = MIN2(out##_a14, out##_a15);                 \
+    bit<48> out##_c0 = MIN2(out##_b0, out##_b1);                   \
+    bit<48> out##_c1 = MIN2(out##_b2, out##_b3);                   \
+    bit<48> out##_c2 = MIN2(out##_b4, out##_b5);                   \
+    bit<48> out##_c3 = MIN2(out##_b6, out##_b7);                   \
+    bit<48> out##_d0 = MIN2(out##_c0, out##_c1);                   \
+    bit<48> out##_d1 = MIN2(out##_c2, out##_c3);                   \
+    bit<48> out = MIN2(out##_d0, out##_d1);
+
+#define READ_PORT_BARRIERS()                  \
+    bit<48> r0; port_barrier.read(r0, 0);     \
+    bit<48> r1; port_barrier.read(r1, 1);     \
+    bit<48> r2; port_barrier.read(r2, 2);     \
+    bit<48> r3; port_barrier.read(r3, 3);     \
+    bit<48> r4; port_barrier.read(r4, 4);     \
+    bit<48> r5; port_barrier.read(r5, 5);     \
+    bit<48> r6; port_barrier.read(r6, 6);     \
+    bit<48> r7; port_barrier.read(r7, 7);     \
+    bit<48> r8; port_barrier.read(r8, 8);     \
+    bit<48> r9; port_barrier.read(r9, 9);     \
+    bit<48> r10; port_barrier.read(r10, 10);  \
+    bit<48> r11; port_barrier.read(r11, 11);  \
+    bit<48> r12; port_barrier.read(r12, 12);  \
+    bit<48> r13; port_barrier.read(r13, 13);  \
+    bit<48> r14; port_barrier.read(r14, 14);  \
+    bit<48> r15; port_barrier.read(r15, 15);  \
+    bit<48> r16; port_barrier.read(r16, 16);  \
+    bit<48> r17; port_barrier.read(r17, 17);  \
+    bit<48> r18; port_barrier.read(r18, 18);  \
+    bit<48> r19; port_barrier.read(r19, 19);  \
+    bit<48> r20; port_barrier.read(r20, 20);  \
+    bit<48> r21; port_barrier.read(r21, 21);  \
+    bit<48> r22; port_barrier.read(r22, 22);  \
+    bit<48> r23; port_barrier.read(r23, 23);  \
+    bit<48> r24; port_barrier.read(r24, 24);  \
+    bit<48> r25; port_barrier.read(r25, 25);  \
+    bit<48> r26; port_barrier.read(r26, 26);  \
+    bit<48> r27; port_barrier.read(r27, 27);  \
+    bit<48> r28; port_barrier.read(r28, 28);  \
+    bit<48> r29; port_barrier.read(r29, 29);  \
+    bit<48> r30; port_barrier.read(r30, 30);  \
+    bit<48> r31; port_barrier.read(r31, 31);
+
+#define EXPIRE_PORT(i, live, now, timeout)                                        \
+    {                                                                             \
+        bit<48> seen;                                                             \
+        last_seen_us.read(seen, i);                                               \
+        if (live[i:i] == 1 && now - seen > timeout) {                             \
+            live = live & ~(32w1 << i);                                           \
+        }                                                                         \
+    }
+
+#define EXPIRE_PORTS(live, now, timeout) \
+    EXPIRE_PORT(0, live, now, timeout)   \
+    EXPIRE_PORT(1, live, now, timeout)   \
+    EXPIRE_PORT(2, live, now, timeout)   \
+    EXPIRE_PORT(3, live, now, timeout)   \
+    EXPIRE_PORT(4, live, now, timeout)   \
+    EXPIRE_PORT(5, live, now, timeout)   \
+    EXPIRE_PORT(6, live, now, timeout)   \
+    EXPIRE_PORT(7, live, now, timeout)   \
+    EXPIRE_PORT(8, live, now, timeout)   \
+    EXPIRE_PORT(9, live, now, timeout)   \
+    EXPIRE_PORT(10, live, now, timeout)  \
+    EXPIRE_PORT(11, live, now, timeout)  \
+    EXPIRE_PORT(12, live, now, timeout)  \
+    EXPIRE_PORT(13, live, now, timeout)  \
+    EXPIRE_PORT(14, live, now, timeout)  \
+    EXPIRE_PORT(15, live, now, timeout)  \
+    EXPIRE_PORT(16, live, now, timeout)  \
+    EXPIRE_PORT(17, live, now, timeout)  \
+    EXPIRE_PORT(18, live, now, timeout)  \
+    EXPIRE_PORT(19, live, now, timeout)  \
+    EXPIRE_PORT(20, live, now, timeout)  \
+    EXPIRE_PORT(21, live, now, timeout)  \
+    EXPIRE_PORT(22, live, now, timeout)  \
+    EXPIRE_PORT(23, live, now, timeout)  \
+    EXPIRE_PORT(24, live, now, timeout)  \
+    EXPIRE_PORT(25, live, now, timeout)  \
+    EXPIRE_PORT(26, live, now, timeout)  \
+    EXPIRE_PORT(27, live, now, timeout)  \
+    EXPIRE_PORT(28, live, now, timeout)  \
+    EXPIRE_PORT(29, live, now, timeout)  \
+    EXPIRE_PORT(30, live, now, timeout)  \
+    EXPIRE_PORT(31, live, now, timeout)
+
+parser MyParser(packet_in packet, out headers_t hdr, inout metadata_t meta,
+                inout standard_metadata_t standard_metadata) {
+    state start {
+        packet.extract(hdr.ethernet);
+        transition select(hdr.ethernet.etherType) {
+            ETHERTYPE_IPV4: parse_ipv4;
+            ETHERTYPE_ONEPIPE: parse_onepipe;
+            default: accept;
+        }
+    }
+
+    state parse_ipv4 {
+        packet.extract(hdr.ipv4);
+        transition select(hdr.ipv4.protocol) {
+            IPPROTO_UDP: parse_udp;
+            default: accept;
+        }
+    }
+
+    state parse_udp {
+        packet.extract(hdr.udp);
+        transition select(hdr.udp.dstPort) {
+            ONEPIPE_PORT_BASE &&& 0xff00: parse_onepipe;
+            default: accept;
+        }
+    }
+
+    state parse_onepipe {
+        packet.extract(hdr.onepipe);
+        transition accept;
+    }
+}
+
+control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply { }
+}
+
+control MyIngress(inout headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t standard_metadata) {
+    ECMP_DECLARATIONS
+
+    register<bit<48>>(32) port_barrier;   // R[i]: the last barrier received on port i
+    register<bit<48>>(32) last_seen_us;   // when port i last delivered a 1Pipe packet
+    register<bit<32>>(1) live_ports;
+    register<bit<48>>(2) high_water;      // highest B_up (0) and B_all (1) stamped so far
+
+    action configure(bit<32> up_ports, bit<9> cpu_port, bit<48> timeout_us, bit<3> priority,
+                     bit<1> aggregate) {
+        meta.up_ports = up_ports;
+        meta.cpu_port = cpu_port;
+        meta.timeout_us = timeout_us;
+        meta.onepipe_priority = priority;
+        meta.aggregate = aggregate;
+    }
+
+    table onepipe_config {
+        actions = { configure; }
+        default_action = configure(0, 255, 30, 0, 1);
+    }
+
+    action consume() {
+        meta.drop_reason = DROP_CONSUMED;
+        mark_to_drop(standard_metadata);
+    }
+
+    /* Sends the frame as beacons to every connected port; egress picks each port's barrier. */
+    action broadcast_beacon(bit<48> b_up, bit<48> b_all) {
+        meta.b_up = b_up;
+        meta.b_all = b_all;
+        meta.beacon_out = 1;
+        standard_metadata.mcast_grp = ALL_PORTS_GROUP;
+        standard_metadata.priority = meta.onepipe_priority;
+    }
+
+    apply {
+        onepipe_config.apply();
+        bool is_beacon = hdr.onepipe.isValid() && hdr.ethernet.etherType == ETHERTYPE_ONEPIPE;
+        bool aggregated = hdr.onepipe.isValid() && meta.aggregate == 1;
+        bit<32> live;
+        live_ports.read(live, 0);
+        bit<48> up_high;
+        high_water.read(up_high, 0);
+        bit<48> all_high;
+        high_water.read(all_high, 1);
+
+        if (aggregated) {
+            if (standard_metadata.ingress_port == meta.cpu_port && hdr.onepipe.opcode == OP_TICK) {
+                bit<48> now = standard_metadata.ingress_global_timestamp;
+                bit<48> timeout = meta.timeout_us;
+                EXPIRE_PORTS(live, now, timeout)
+                live_ports.write(0, live);
+                meta.tick = 1;
+            } else {
+                bit<32> in_port = (bit<32>)standard_metadata.ingress_port;
+                port_barrier.write(in_port, hdr.onepipe.barrier);
+                last_seen_us.write(in_port, standard_metadata.ingress_global_timestamp);
+                if (((live >> in_port) & 1) == 0) {
+                    bit<48> admit_above = ((meta.up_ports >> in_port) & 1) == 1
+                                          ? all_high : MAX2(up_high, all_high);
+                    if (hdr.onepipe.barrier <= admit_above) {
+                        mark_to_drop(standard_metadata);    // blocked until admitted
+                        return;
+                    }
+                    live = live | (32w1 << in_port);
+                    live_ports.write(0, live);
+                }
+            }
+
+            if (meta.tick == 1 || is_beacon) {
+                READ_PORT_BARRIERS()
+                bit<32> below = live & ~meta.up_ports;
+                BARRIER_TREE(b_up, below)
+                BARRIER_TREE(b_all, live)
+                bool up_advanced = b_up > up_high && b_up != BARRIER_MAX;
+                bool all_advanced = b_all > all_high && b_all != BARRIER_MAX;
+                if (meta.tick == 0 && !up_advanced && !all_advanced) {
+                    consume();      // nothing new to tell the neighbours
+                    return;
+                }
+                if (up_advanced) {
+                    high_water.write(0, b_up);
+                }
+                if (all_advanced) {
+                    high_water.write(1, b_all);
+                }
+                broadcast_beacon(MAX2(b_up, up_high), MAX2(b_all, all_high));
+                return;
+            }
+        }
+        if (is_beacon) {
+            consume();
+            return;
+        }
+        if (!hdr.ipv4.isValid()) {
+            mark_to_drop(standard_metadata);
+            return;
+        }
+        ECMP_FORWARD()
+        if (aggregated && standard_metadata.egress_spec != DROP_PORT) {
+            bit<32> out_port = (bit<32>)standard_metadata.egress_spec;
+            bit<1> going_up = (bit<1>)((meta.up_ports >> out_port) & 1);
+            bit<32> inputs = going_up == 1 ? live & ~meta.up_ports : live;
+            READ_PORT_BARRIERS()
+            BARRIER_TREE(b, inputs)
+            // Never above the packet's own barrier: a packet routed up from an up port (not
+            // up-down routing, e.g. after a failure) is not covered by B_up.
+            bit<48> stamped = MIN2(b, hdr.onepipe.barrier);
+            hdr.onepipe.barrier = stamped;
+            standard_metadata.priority = meta.onepipe_priority;
+            bit<48> high = going_up == 1 ? up_high : all_high;
+            if (stamped > high) {
+                high_water.write((bit<32>)(going_up ^ 1), stamped);
+            }
+        }
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout metadata_t meta,
+                 inout standard_metadata_t standard_metadata) {
+    register<bit<48>>(32) sent_barrier;   // the last barrier sent on each port
+    register<bit<1>>(32) busy;            // the port carried a 1Pipe packet since the last tick
+
+    apply {
+        if (!hdr.onepipe.isValid() || meta.aggregate == 0) {
+            return;
+        }
+        bit<32> port = (bit<32>)standard_metadata.egress_port;
+        if (meta.beacon_out == 0) {
+            busy.write(port, 1);
+            sent_barrier.write(port, hdr.onepipe.barrier);
+            return;
+        }
+        bit<48> b = meta.b_all;
+        if (((meta.up_ports >> port) & 1) == 1) {
+            b = meta.b_up;
+        }
+        bit<48> sent;
+        sent_barrier.read(sent, port);
+        bit<1> was_busy;
+        busy.read(was_busy, port);
+        bool idle_tick = meta.tick == 1 && was_busy == 0;
+        if (meta.tick == 1) {
+            busy.write(port, 0);
+        }
+        if (b <= sent && !idle_tick) {
+            meta.drop_reason = DROP_CONSUMED;
+            mark_to_drop(standard_metadata);
+            return;
+        }
+        sent_barrier.write(port, b);
+        hdr.ethernet.dstAddr = 0xffffffffffff;
+        hdr.ethernet.etherType = ETHERTYPE_ONEPIPE;
+        hdr.ipv4.setInvalid();
+        hdr.udp.setInvalid();
+        hdr.onepipe.opcode = OP_BEACON;
+        hdr.onepipe.msg_ts = b;
+        hdr.onepipe.barrier = b;
+    }
+}
+
+control MyComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+        IPV4_UPDATE_CHECKSUM(hdr.ipv4);
+    }
+}
+
+control MyDeparser(packet_out packet, in headers_t hdr) {
+    apply {
+        packet.emit(hdr.ethernet);
+        packet.emit(hdr.ipv4);
+        packet.emit(hdr.udp);
+        packet.emit(hdr.onepipe);
+    }
+}
+
+V1Switch(MyParser(), MyVerifyChecksum(), MyIngress(), MyEgress(), MyComputeChecksum(),
+         MyDeparser()) main;
