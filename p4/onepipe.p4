@@ -39,6 +39,7 @@
  *                              are consumed): the negative control of the tests.
  *   MyIngress.live_ports       register<bit<32>>(1): cell 0, the connected ports at start.
  *   multicast group ALL_PORTS_GROUP: one copy per connected port.
+ *   MyEgress.beacons_sent      counter: beacons sent per port (for overhead figures).
  *   lib/ecmp.p4's tables for routes.
  * Ports 0 .. 31 only (a 32-port switch); the simulator refuses larger switches.
  */
@@ -368,6 +369,7 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
                  inout standard_metadata_t standard_metadata) {
     register<bit<48>>(32) sent_barrier;   // the last barrier sent on each port
     register<bit<1>>(32) busy;            // the port carried a 1Pipe packet since the last tick
+    counter(32, CounterType.packets) beacons_sent;
 
     apply {
         if (!hdr.onepipe.isValid() || meta.aggregate == 0) {
@@ -397,6 +399,7 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
             return;
         }
         sent_barrier.write(port, b);
+        beacons_sent.count(port);
         hdr.ethernet.dstAddr = 0xffffffffffff;
         hdr.ethernet.etherType = ETHERTYPE_ONEPIPE;
         hdr.ipv4.setInvalid();

@@ -3227,7 +3227,8 @@ class Generator
             }
         }
         Flush(out);
-        out.Line(fmt::format("uint8_t key[{}];", std::max<size_t>(keyBytes, 1)));
+        out.Line(keyBytes == 0 ? std::string("uint8_t key[1] = {};")
+                               : fmt::format("uint8_t key[{}];", keyBytes));
         for (const auto& line : packing)
         {
             out.Line(line);

@@ -129,6 +129,32 @@ HostNode::SendUdp(uint16_t srcPort,
 }
 
 void
+HostNode::SetEtherTypeHandler(uint16_t etherType, FrameHandler handler)
+{
+    for (auto& [type, existing] : m_etherTypeHandlers)
+    {
+        if (type == etherType)
+        {
+            existing = std::move(handler);
+            return;
+        }
+    }
+    m_etherTypeHandlers.emplace_back(etherType, std::move(handler));
+}
+
+bool
+HostNode::SendFrame(uint32_t nic, FramePtr frame)
+{
+    if (!m_up)
+    {
+        return false;
+    }
+    frame->createdPs = NowPs();
+    ++m_counters.sent;
+    return m_ports.at(nic)->Enqueue(std::move(frame));
+}
+
+void
 HostNode::ReceiveFrame(FramePtr frame, uint32_t port)
 {
     if (!m_up)
@@ -137,6 +163,19 @@ HostNode::ReceiveFrame(FramePtr frame, uint32_t port)
         return;
     }
     TraceReceive(*frame, port);
+    const uint16_t etherType = LoadBe16(frame->data + 12);
+    if (etherType != kEtherTypeIpv4)
+    {
+        for (const auto& [type, handler] : m_etherTypeHandlers)
+        {
+            if (type == etherType)
+            {
+                ++m_counters.received;
+                handler(*frame, port);
+                return;
+            }
+        }
+    }
     UdpView udp = ParseUdp(*frame);
     ns3::Ptr<Endpoint> endpoint = udp.valid ? EndpointAt(udp.dstPort) : nullptr;
     if (!endpoint)
@@ -190,6 +229,7 @@ HostNode::DoDispose()
         endpoint->Dispose();
     }
     m_endpoints.clear();
+    m_etherTypeHandlers.clear();
     m_cpu->Dispose();
     NetworkNode::DoDispose();
 }

@@ -10,6 +10,7 @@
 #include <ns3/traced-callback.h>
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -57,6 +58,14 @@ class HostNode : public NetworkNode
         return m_endpoints;
     }
 
+    /// Receives the frames of one EtherType other than IPv4 (hop-by-hop control frames, such
+    /// as 1Pipe beacons); the frame is valid only during the call.
+    using FrameHandler = std::function<void(const Frame& frame, uint32_t nic)>;
+    void SetEtherTypeHandler(uint16_t etherType, FrameHandler handler);
+    /// Sends a frame the caller built (Ethernet and up) on NIC `nic`. False if the host is down
+    /// or the NIC queue had no room.
+    bool SendFrame(uint32_t nic, FramePtr frame);
+
     bool SendUdp(uint16_t srcPort,
                  uint32_t dstHost,
                  uint16_t dstPort,
@@ -81,6 +90,7 @@ class HostNode : public NetworkNode
     int64_t m_messageCostPs = 0;
     // Few endpoints per host: a small vector beats a hash map here.
     std::vector<std::pair<uint16_t, ns3::Ptr<Endpoint>>> m_endpoints;
+    std::vector<std::pair<uint16_t, FrameHandler>> m_etherTypeHandlers;
     Counters m_counters;
 };
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace incsim
 {
@@ -34,6 +35,8 @@ struct ProtocolInfo
     std::function<Spec()> params;   ///< spec of /protocol/params
     std::function<Spec()> workload; ///< spec of /workload
     std::function<std::unique_ptr<Protocol>()> create;
+    /// Trace files the protocol can write (names for /outputs/traces), besides the core ones.
+    std::vector<std::string> traces = {};
 };
 
 Registry<ProtocolInfo>& Protocols();

@@ -48,9 +48,9 @@ World::World(const Scenario& scenario, Topology topology, TraceOutputs& traces)
     BuildNodes();
     BuildLinks();
 
-    EcmpMode mode =
+    m_ecmpMode =
         routing.String("ecmp") == "per-packet" ? EcmpMode::PerPacket : EcmpMode::PerFlow;
-    SetPipelineFactory(DefaultPipelineFactory(mode));
+    SetPipelineFactory(DefaultPipelineFactory());
     RecomputeRoutes();
     if (routing.Bool("require_dag"))
     {
@@ -61,18 +61,25 @@ World::World(const Scenario& scenario, Topology topology, TraceOutputs& traces)
 World::~World() = default;
 
 World::PipelineFactory
-World::DefaultPipelineFactory(EcmpMode mode) const
+World::DefaultPipelineFactory() const
+{
+    return ProgramPipelineFactory(m_scenario.Section("switch").String("program"), "/switch/program");
+}
+
+World::PipelineFactory
+World::ProgramPipelineFactory(const std::string& programName, const std::string& where,
+                              PipelineConfigurator configure) const
 {
     ParamView sw = m_scenario.Section("switch");
     const std::vector<p4rt::GeneratedProgram> programs = p4gen::SwitchPrograms();
     p4rt::GeneratedProgram program;
     try
     {
-        program = p4rt::FindGeneratedProgram(programs, sw.String("program"));
+        program = p4rt::FindGeneratedProgram(programs, programName);
     }
     catch (const p4rt::Error& error)
     {
-        throw InputError(m_scenario.File(), "/switch/program", error.what());
+        throw InputError(m_scenario.File(), where, error.what());
     }
     std::string entries;
     if (sw.Has("entries"))
@@ -84,8 +91,9 @@ World::DefaultPipelineFactory(EcmpMode mode) const
         }
     }
     const uint64_t seed = m_seed;
+    const EcmpMode mode = m_ecmpMode;
     const std::string file = m_scenario.File();
-    return [mode, seed, program, entries, file](SwitchDevice& device) {
+    return [mode, seed, program, entries, file, configure](SwitchDevice& device) {
         auto pipeline = std::make_unique<P4Pipeline>(
             device, program.create(),
             std::make_unique<EcmpRouteInstaller>(device.NodeId(), device.NumPorts(), mode, seed));
@@ -100,6 +108,10 @@ World::DefaultPipelineFactory(EcmpMode mode) const
                 throw InputError(file, "/switch/entries",
                                  fmt::format("switch {}: {}", device.Name(), error.what()));
             }
+        }
+        if (configure)
+        {
+            configure(*pipeline, device);
         }
         return pipeline;
     };

@@ -2,6 +2,7 @@
 #define INCSIM_RUNNER_WORLD_H
 
 #include "sim/core/rng.h"
+#include "sim/switch/ecmp-route-installer.h"
 #include "sim/topology/routing.h"
 #include "sim/topology/topology.h"
 
@@ -26,8 +27,8 @@ class Link;
 class Scenario;
 class SwitchDevice;
 class SwitchPipeline;
+class P4Pipeline;
 class TraceOutputs;
-enum class EcmpMode;
 
 /// Everything a scenario simulates: the topology's switches, hosts and links as ns-3 objects,
 /// the routes, and the run's trace outputs. Protocols receive the World in Install() and
@@ -63,9 +64,16 @@ class World
     /// Replaces every switch's program (protocols call this from Install). Routes are
     /// re-installed into the new pipelines.
     void SetPipelineFactory(const PipelineFactory& factory);
+    /// Configures a new pipeline as a protocol's controller would (tables, registers,
+    /// multicast groups), after routes and /switch/entries.
+    using PipelineConfigurator = std::function<void(P4Pipeline& pipeline, SwitchDevice& device)>;
     /// The scenario's /switch/program (a P4 program compiled into incsim) with the routes
     /// installed by EcmpRouteInstaller and /switch/entries applied.
-    PipelineFactory DefaultPipelineFactory(EcmpMode mode) const;
+    PipelineFactory DefaultPipelineFactory() const;
+    /// The same for the compiled-in program `program`, chosen at scenario path `where` (named in
+    /// errors), then configured by `configure`.
+    PipelineFactory ProgramPipelineFactory(const std::string& program, const std::string& where,
+                                           PipelineConfigurator configure = {}) const;
     /// Throws ConfigError, naming `who` and a cycle, unless the routes form a DAG.
     void RequireDagRouting(const std::string& who) const;
 
@@ -96,6 +104,7 @@ class World
     int64_t m_durationPs;
     RouteMetric m_metric;
     int64_t m_reconvergePs;
+    EcmpMode m_ecmpMode;
 
     std::vector<ns3::Ptr<SwitchDevice>> m_switches;      // by order in Topology::Switches()
     std::vector<ns3::Ptr<SwitchDevice>> m_switchByNode;  // by node id; null for hosts

@@ -208,9 +208,20 @@ FaultSpec()
 Spec
 OutputsSpec()
 {
+    std::vector<std::string> traces = {"packets", "messages", "links", "queues"};
+    for (const std::string& name : Protocols().Names())
+    {
+        for (const std::string& trace : Protocols().Get(name).traces)
+        {
+            if (std::find(traces.begin(), traces.end(), trace) == traces.end())
+            {
+                traces.push_back(trace);
+            }
+        }
+    }
     return Spec::Object()
         .Field("traces",
-               Spec::Array(Spec::Enum({"packets", "messages", "links", "queues"})),
+               Spec::Array(Spec::Enum(traces)),
                "Trace files to write.",
                json::array({"messages", "links"}))
         .Field("queue_sample_interval",

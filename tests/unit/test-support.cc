@@ -1,5 +1,6 @@
 #include "test-support.h"
 
+#include "protocols/onepipe/onepipe-protocol.h"
 #include "protocols/udp/udp-protocol.h"
 #include "sim/core/sim-time.h"
 #include "sim/host/host-node.h"
@@ -30,6 +31,7 @@ InitIncsim()
     EnsurePicosecondResolution();
     RegisterTopologyGenerators();
     RegisterUdpProtocol();
+    onepipe::RegisterOnePipeProtocol();
 }
 
 Scenario

@@ -2,6 +2,7 @@
 
 #include "commands.h"
 
+#include "protocols/onepipe/onepipe-protocol.h"
 #include "protocols/udp/udp-protocol.h"
 #include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
@@ -44,6 +45,7 @@ RegisterComponents()
 {
     incsim::RegisterTopologyGenerators();
     incsim::RegisterUdpProtocol();
+    incsim::onepipe::RegisterOnePipeProtocol();
 }
 
 } // namespace

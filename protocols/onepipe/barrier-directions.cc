@@ -1,0 +1,110 @@
+#include "protocols/onepipe/barrier-directions.h"
+
+#include "sim/core/diagnostics.h"
+#include "sim/topology/routing.h"
+#include "sim/topology/topology.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+
+namespace incsim::onepipe
+{
+
+namespace
+{
+/// Hops from each node to its nearest host.
+std::vector<uint32_t>
+HostDistances(const Topology& topology)
+{
+    const uint32_t unreached = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> distance(topology.NumNodes(), unreached);
+    std::deque<uint32_t> frontier;
+    for (uint32_t host : topology.Hosts())
+    {
+        distance[host] = 0;
+        frontier.push_back(host);
+    }
+    while (!frontier.empty())
+    {
+        const uint32_t node = frontier.front();
+        frontier.pop_front();
+        for (uint32_t port = 0; port < topology.NumPorts(node); ++port)
+        {
+            const uint32_t peer = topology.Peer(node, port).peerNode;
+            if (distance[peer] == unreached)
+            {
+                distance[peer] = distance[node] + 1;
+                frontier.push_back(peer);
+            }
+        }
+    }
+    return distance;
+}
+
+bool
+Contains(EcmpRoutes::PortList ports, uint32_t port)
+{
+    return std::find(ports.begin(), ports.end(), port) != ports.end();
+}
+} // namespace
+
+std::vector<uint32_t>
+UpPortMasks(const Topology& topology, const EcmpRoutes& routes, uint32_t maxPorts)
+{
+    const std::vector<uint32_t> distance = HostDistances(topology);
+    std::vector<uint32_t> masks(topology.NumNodes(), 0);
+    for (uint32_t node : topology.Switches())
+    {
+        if (topology.NumPorts(node) > maxPorts)
+        {
+            throw ConfigError(fmt::format(
+                "1Pipe: switch {} has {} ports; onepipe.p4 keeps barriers for {} ports",
+                topology.Node(node).name, topology.NumPorts(node), maxPorts));
+        }
+        for (uint32_t port = 0; port < topology.NumPorts(node); ++port)
+        {
+            const uint32_t peer = topology.Peer(node, port).peerNode;
+            if (topology.Node(peer).kind == NodeKind::Switch && distance[peer] >= distance[node])
+            {
+                masks[node] |= 1u << port;
+            }
+        }
+    }
+    for (uint32_t node : topology.Switches())
+    {
+        for (uint32_t dst = 0; dst < routes.NumHosts(); ++dst)
+        {
+            const EcmpRoutes::PortList out = routes.NextHops(node, dst);
+            auto up = std::find_if(out.begin(), out.end(),
+                                   [&](uint32_t port) { return (masks[node] >> port) & 1; });
+            if (up == out.end())
+            {
+                continue;
+            }
+            for (uint32_t port = 0; port < topology.NumPorts(node); ++port)
+            {
+                if (!((masks[node] >> port) & 1))
+                {
+                    continue;
+                }
+                const Topology::PortPeer& from = topology.Peer(node, port);
+                if (Contains(routes.NextHops(from.peerNode, dst), from.peerPort))
+                {
+                    throw ConfigError(fmt::format(
+                        "1Pipe needs up-down routes (barriers are aggregated up the tree, then "
+                        "down), but switch {} forwards traffic for host {} that arrives from {} "
+                        "(as far from the hosts as {}, or farther) up again to {}",
+                        topology.Node(node).name, topology.Node(topology.Hosts()[dst]).name,
+                        topology.Node(from.peerNode).name, topology.Node(node).name,
+                        topology.Node(topology.Peer(node, *up).peerNode).name));
+                }
+            }
+        }
+    }
+    return masks;
+}
+
+} // namespace incsim::onepipe

@@ -1,0 +1,476 @@
+#include "protocols/onepipe/onepipe-endpoint.h"
+
+#include "protocols/onepipe/onepipe-wire.h"
+#include "sim/core/sim-time.h"
+#include "sim/host/host-node.h"
+#include "sim/net/headers.h"
+#include "sim/trace/csv-writer.h"
+
+#include <ns3/simulator.h>
+
+#include <algorithm>
+
+namespace incsim::onepipe
+{
+
+namespace
+{
+constexpr uint32_t kMaxAcksPerPacket = 200;
+/// Weight of a new sample in a receiver's average slack (logical clock feedback).
+constexpr double kSlackAverageGain = 1.0 / 16;
+
+uint64_t
+PartialKey(uint32_t src, uint32_t sequence)
+{
+    return (static_cast<uint64_t>(src) << 32) | sequence;
+}
+} // namespace
+
+const char*
+ToString(FailureReason reason)
+{
+    switch (reason)
+    {
+    case FailureReason::Timeout:
+        return "timeout";
+    case FailureReason::Nak:
+        return "nak";
+    case FailureReason::Nic:
+        return "nic_full";
+    }
+    return "unknown";
+}
+
+NS_OBJECT_ENSURE_REGISTERED(OnePipeEndpoint);
+
+ns3::TypeId
+OnePipeEndpoint::GetTypeId()
+{
+    static ns3::TypeId tid = ns3::TypeId("incsim::onepipe::OnePipeEndpoint")
+                                 .SetParent<Endpoint>()
+                                 .SetGroupName("Incsim")
+                                 .AddConstructor<OnePipeEndpoint>();
+    return tid;
+}
+
+OnePipeEndpoint::OnePipeEndpoint() = default;
+OnePipeEndpoint::~OnePipeEndpoint() = default;
+
+void
+OnePipeEndpoint::Configure(OnePipeHost& host, uint32_t processId, Stats* stats,
+                           const Traces& traces)
+{
+    m_host = &host;
+    m_processId = processId;
+    m_stats = stats;
+    m_traces = traces;
+    m_psn.assign(stats->sendPs.size(), 0);
+    m_packet.resize(Frame::kCapacity);
+}
+
+bool
+OnePipeEndpoint::SendPacket(uint32_t dst, const uint8_t* bytes, uint32_t materialised,
+                            uint32_t payload)
+{
+    const uint32_t perHost = m_host->Config().processesPerHost;
+    ++m_stats->packetsSent;
+    return Send(dst / perHost, static_cast<uint16_t>(kPortBase + dst % perHost), bytes,
+                materialised, payload, m_host->Config().priority);
+}
+
+void
+OnePipeEndpoint::UnreliableSend(const std::vector<Outgoing>& scattering)
+{
+    if (scattering.empty())
+    {
+        return;
+    }
+    const int64_t cost = MessageCostPs() * static_cast<int64_t>(scattering.size());
+    if (cost > 0)
+    {
+        Charge(cost, [this, scattering, apiPs = NowPs()]() mutable {
+            Transmit(std::move(scattering), apiPs);
+        });
+        return;
+    }
+    Transmit(scattering, NowPs());
+}
+
+void
+OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
+{
+    const HostConfig& config = m_host->Config();
+    const uint32_t perFragment = config.maxPayload - Header::kBytes - MessageHeader::kBytes;
+    const int64_t now = NowPs();
+    // One timestamp for the whole scattering, taken as it leaves: every packet sent before it
+    // carried a barrier at or below it.
+    const uint64_t ts = m_host->Timestamp();
+    for (const Outgoing& message : scattering)
+    {
+        const uint32_t sequence = m_nextSequence++;
+        m_stats->sendPs[m_processId].push_back(apiPs);
+        ++m_stats->messagesSent;
+        const uint32_t fragments =
+            std::max<uint32_t>(1, (message.bytes + perFragment - 1) / perFragment);
+        bool sent = Host().IsUp();
+        for (uint32_t f = 0; f < fragments && sent; ++f)
+        {
+            Header header;
+            header.messageTs = ts;
+            header.barrier = ts;
+            header.psn = m_psn[message.dst]++;
+            header.opcode = Opcode::Data;
+            header.flags = f + 1 == fragments ? kFlagEndOfMessage : 0;
+            header.Write(m_packet.data());
+            MessageHeader body{sequence, static_cast<uint16_t>(f), static_cast<uint16_t>(fragments),
+                               message.bytes};
+            body.Write(m_packet.data() + Header::kBytes);
+            const uint32_t chunk = std::min(perFragment, message.bytes - f * perFragment);
+            sent = SendPacket(message.dst, m_packet.data(), Header::kBytes + MessageHeader::kBytes,
+                              Header::kBytes + MessageHeader::kBytes + chunk);
+        }
+        if (m_traces.sends)
+        {
+            m_traces.sends->Row(m_processId, sequence, message.dst, ts, message.bytes,
+                                now / kPsPerNs);
+        }
+        m_outstanding.push_back(Outstanding{ts, now + config.ackTimeoutPs, message.dst, true});
+        if (!sent)
+        {
+            Fail(sequence, m_outstanding.back(), FailureReason::Nic);
+        }
+    }
+    if (!m_timeoutEvent.IsRunning() && !m_outstanding.empty())
+    {
+        m_timeoutEvent = ns3::Simulator::Schedule(Ps(config.ackTimeoutPs),
+                                                  &OnePipeEndpoint::CheckTimeouts, this);
+    }
+}
+
+OnePipeEndpoint::Outstanding*
+OnePipeEndpoint::FindOutstanding(uint32_t sequence)
+{
+    const uint32_t index = sequence - m_firstOutstanding;
+    if (sequence < m_firstOutstanding || index >= m_outstanding.size())
+    {
+        return nullptr;
+    }
+    Outstanding& message = m_outstanding[index];
+    return message.open ? &message : nullptr;
+}
+
+void
+OnePipeEndpoint::Fail(uint32_t sequence, Outstanding& message, FailureReason reason)
+{
+    message.open = false;
+    switch (reason)
+    {
+    case FailureReason::Timeout:
+        ++m_stats->failuresTimeout;
+        break;
+    case FailureReason::Nak:
+        ++m_stats->failuresNak;
+        break;
+    case FailureReason::Nic:
+        ++m_stats->failuresNic;
+        break;
+    }
+    if (m_traces.failures)
+    {
+        m_traces.failures->Row(m_processId, sequence, message.dst, message.ts, ToString(reason),
+                               NowPs() / kPsPerNs);
+    }
+    if (m_onSendFailure)
+    {
+        m_onSendFailure(message.ts, message.dst, sequence, reason);
+    }
+}
+
+void
+OnePipeEndpoint::CheckTimeouts()
+{
+    const int64_t now = NowPs();
+    while (!m_outstanding.empty() &&
+           (!m_outstanding.front().open || m_outstanding.front().deadlinePs <= now))
+    {
+        if (m_outstanding.front().open)
+        {
+            Fail(m_firstOutstanding, m_outstanding.front(), FailureReason::Timeout);
+        }
+        m_outstanding.pop_front();
+        ++m_firstOutstanding;
+    }
+    if (!m_outstanding.empty())
+    {
+        m_timeoutEvent = ns3::Simulator::Schedule(Ps(m_outstanding.front().deadlinePs - now),
+                                                  &OnePipeEndpoint::CheckTimeouts, this);
+    }
+}
+
+void
+OnePipeEndpoint::DoReceive(const Datagram& datagram)
+{
+    if (datagram.materialised < Header::kBytes || datagram.srcPort < kPortBase)
+    {
+        return;
+    }
+    const HostConfig& config = m_host->Config();
+    const uint32_t src = datagram.srcHost * config.processesPerHost + (datagram.srcPort - kPortBase);
+    const Header header = Header::Read(datagram.bytes);
+    const uint8_t* body = datagram.bytes + Header::kBytes;
+    const uint32_t length = datagram.materialised - Header::kBytes;
+    switch (header.opcode)
+    {
+    case Opcode::Data:
+        ReceiveData(src, header, body, length);
+        break;
+    case Opcode::Ack:
+    case Opcode::Nak:
+        ReceiveAcks(header, body, length);
+        break;
+    default:
+        break;
+    }
+    if (config.ordered && config.barriersInData)
+    {
+        m_host->ObserveBarrier(header.barrier);
+    }
+}
+
+void
+OnePipeEndpoint::ReceiveData(uint32_t src, const Header& header, const uint8_t* body,
+                             uint32_t length)
+{
+    if (length < MessageHeader::kBytes)
+    {
+        return;
+    }
+    const MessageHeader message = MessageHeader::Read(body);
+    if (m_host->Config().ordered && header.messageTs < m_host->Barrier())
+    {
+        // Below what this host may already have delivered: delivering it now could break the
+        // order, so drop it and tell the sender (once per message, at its last fragment).
+        ++m_stats->lateDrops;
+        if (header.flags & kFlagEndOfMessage)
+        {
+            SendControl(src, Opcode::Nak, {message.sequence}, 0);
+        }
+        return;
+    }
+    if (message.fragments <= 1)
+    {
+        Complete(src, header.messageTs, message.sequence, message.messageBytes);
+        return;
+    }
+    const uint64_t key = PartialKey(src, message.sequence);
+    auto [it, inserted] =
+        m_partial.try_emplace(key, Partial{header.messageTs, 0, message.fragments,
+                                           message.messageBytes});
+    if (++it->second.received == it->second.fragments)
+    {
+        m_partial.erase(it);
+        Complete(src, header.messageTs, message.sequence, message.messageBytes);
+    }
+}
+
+void
+OnePipeEndpoint::Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t bytes)
+{
+    int64_t feedback = 0;
+    if (m_host->Clock().Logical())
+    {
+        const double slack = static_cast<double>(ts) - static_cast<double>(m_host->Barrier());
+        if (!m_haveSlack)
+        {
+            m_averageSlackNs = slack;
+            m_haveSlack = true;
+        }
+        feedback = static_cast<int64_t>(slack - m_averageSlackNs);
+        m_averageSlackNs += kSlackAverageGain * (slack - m_averageSlackNs);
+    }
+    QueueAck(src, sequence, feedback);
+    const Ready ready{ts, src, sequence, bytes};
+    if (!m_host->Config().ordered)
+    {
+        Deliver(ready);
+        return;
+    }
+    m_ready.push(ready);
+}
+
+void
+OnePipeEndpoint::DeliverBelow(uint64_t barrier)
+{
+    while (!m_ready.empty() && m_ready.top().ts < barrier)
+    {
+        const Ready message = m_ready.top();
+        m_ready.pop();
+        Deliver(message);
+    }
+    if (m_partial.empty())
+    {
+        return;
+    }
+    // A message still missing fragments can never complete now: its fragments are lost.
+    for (auto it = m_partial.begin(); it != m_partial.end();)
+    {
+        if (it->second.ts < barrier)
+        {
+            ++m_stats->incompleteDrops;
+            SendControl(static_cast<uint32_t>(it->first >> 32), Opcode::Nak,
+                        {static_cast<uint32_t>(it->first)}, 0);
+            it = m_partial.erase(it);
+        }
+        else
+        {
+            ++it;
+        }
+    }
+}
+
+void
+OnePipeEndpoint::Deliver(const Ready& message)
+{
+    ++m_stats->messagesDelivered;
+    auto record = [this, message]() {
+        const int64_t now = NowPs();
+        const uint64_t clock = m_host->Timestamp();
+        const int64_t latency = now - m_stats->sendPs[message.src][message.sequence];
+        m_stats->latenciesPs.push_back(latency);
+        if (m_traces.deliveries)
+        {
+            m_traces.deliveries->Row(m_processId, message.src, message.sequence, message.ts, clock,
+                                     now / kPsPerNs, latency / kPsPerNs);
+        }
+        if (m_onReceive)
+        {
+            m_onReceive(Delivered{message.ts, message.src, message.sequence, message.bytes});
+        }
+    };
+    if (MessageCostPs() > 0)
+    {
+        Charge(MessageCostPs(), record);
+    }
+    else
+    {
+        record();
+    }
+}
+
+void
+OnePipeEndpoint::QueueAck(uint32_t src, uint32_t sequence, int64_t feedbackNs)
+{
+    PendingAcks& pending = m_pendingAcks[src];
+    pending.sequences.push_back(sequence);
+    pending.feedbackSumNs += static_cast<double>(feedbackNs);
+    if (pending.sequences.size() >= kMaxAcksPerPacket)
+    {
+        FlushAcks(src);
+    }
+    else if (!pending.flush.IsRunning())
+    {
+        pending.flush = ns3::Simulator::Schedule(Ps(m_host->Config().ackDelayPs),
+                                                 &OnePipeEndpoint::FlushAcks, this, src);
+    }
+}
+
+void
+OnePipeEndpoint::FlushAcks(uint32_t src)
+{
+    PendingAcks& pending = m_pendingAcks[src];
+    pending.flush.Cancel();
+    if (pending.sequences.empty())
+    {
+        return;
+    }
+    const double mean = pending.feedbackSumNs / static_cast<double>(pending.sequences.size());
+    SendControl(src, Opcode::Ack, pending.sequences, static_cast<int32_t>(mean));
+    ++m_stats->acksSent;
+    pending.sequences.clear();
+    pending.feedbackSumNs = 0;
+}
+
+void
+OnePipeEndpoint::SendControl(uint32_t dst, Opcode opcode, const std::vector<uint32_t>& sequences,
+                             int32_t feedbackNs)
+{
+    if (!Host().IsUp())
+    {
+        return;
+    }
+    Header header;
+    header.messageTs = m_host->Timestamp();
+    header.barrier = header.messageTs;
+    header.opcode = opcode;
+    header.Write(m_packet.data());
+    AckHeader acks{feedbackNs, static_cast<uint16_t>(sequences.size())};
+    acks.Write(m_packet.data() + Header::kBytes);
+    uint32_t length = Header::kBytes + AckHeader::kBytes;
+    for (uint32_t sequence : sequences)
+    {
+        StoreBe32(m_packet.data() + length, sequence);
+        length += 4;
+    }
+    SendPacket(dst, m_packet.data(), length, length);
+}
+
+void
+OnePipeEndpoint::ReceiveAcks(const Header& header, const uint8_t* body, uint32_t length)
+{
+    if (length < AckHeader::kBytes)
+    {
+        return;
+    }
+    const AckHeader acks = AckHeader::Read(body);
+    const uint32_t count = std::min<uint32_t>(acks.count, (length - AckHeader::kBytes) / 4);
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        const uint32_t sequence = LoadBe32(body + AckHeader::kBytes + 4 * i);
+        Outstanding* message = FindOutstanding(sequence);
+        if (message == nullptr)
+        {
+            continue;
+        }
+        if (header.opcode == Opcode::Nak)
+        {
+            Fail(sequence, *message, FailureReason::Nak);
+        }
+        else
+        {
+            message->open = false;
+        }
+    }
+    if (header.opcode == Opcode::Ack)
+    {
+        m_host->Clock().Feedback(acks.feedbackNs);
+    }
+}
+
+void
+OnePipeEndpoint::DoCrash()
+{
+    m_ready = {};
+    m_partial.clear();
+    for (auto& [src, pending] : m_pendingAcks)
+    {
+        pending.flush.Cancel();
+        pending.sequences.clear();
+        pending.feedbackSumNs = 0;
+    }
+}
+
+void
+OnePipeEndpoint::DoDispose()
+{
+    m_timeoutEvent.Cancel();
+    for (auto& [src, pending] : m_pendingAcks)
+    {
+        pending.flush.Cancel();
+    }
+    m_onReceive = nullptr;
+    m_onSendFailure = nullptr;
+    m_host = nullptr;
+    Endpoint::DoDispose();
+}
+
+} // namespace incsim::onepipe

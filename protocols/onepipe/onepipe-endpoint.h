@@ -1,0 +1,179 @@
+#ifndef INCSIM_ONEPIPE_ONEPIPE_ENDPOINT_H
+#define INCSIM_ONEPIPE_ONEPIPE_ENDPOINT_H
+
+#include "protocols/onepipe/onepipe-host.h"
+#include "protocols/onepipe/onepipe-wire.h"
+#include "sim/host/endpoint.h"
+
+#include <ns3/event-id.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+namespace incsim
+{
+class CsvWriter;
+}
+
+namespace incsim::onepipe
+{
+
+/// Trace files a run writes (each may be null: disabled).
+struct Traces
+{
+    CsvWriter* sends = nullptr;
+    CsvWriter* deliveries = nullptr;
+    CsvWriter* failures = nullptr;
+};
+
+/// One message of a scattering: a destination process and a size. The simulator does not
+/// carry payload bytes; a message is identified by (sender, sequence).
+struct Outgoing
+{
+    uint32_t dst = 0;
+    uint32_t bytes = 0;
+};
+
+struct Delivered
+{
+    uint64_t ts = 0;
+    uint32_t src = 0;
+    uint32_t sequence = 0;
+    uint32_t bytes = 0;
+};
+
+enum class FailureReason
+{
+    Timeout, ///< no end-to-end ACK within the ACK timeout
+    Nak,     ///< the receiver dropped it: it arrived below the barrier, or incomplete
+    Nic      ///< the NIC queue was full
+};
+
+/// A 1Pipe process: the API of the paper's Table 1 (best-effort service), bound to UDP port
+/// kPortBase + its index on the host. Process ids are global: host * processesPerHost + index.
+///
+/// Sending: a scattering gets one timestamp when it leaves (after its CPU cost), every message
+/// is fragmented to the MTU, and each packet carries the host's barrier. Receiving: complete
+/// messages wait in a priority queue on (timestamp, sender, sequence) and are delivered once
+/// the host's barrier passes their timestamp; a packet below the barrier already delivered is
+/// dropped and NAKed, as is a message still incomplete when the barrier passes it. Receivers
+/// ACK complete messages (batched per sender after the ACK delay); a message with no ACK
+/// within the ACK timeout, or NAKed, goes to the send-failure callback.
+///
+/// The reliable service (onepipe_reliable_send, the process-failure callback) belongs to
+/// reliable 1Pipe: it will add a commit phase on the commit barrier, which every packet
+/// already carries.
+class OnePipeEndpoint : public Endpoint
+{
+  public:
+    using ReceiveCallback = std::function<void(const Delivered& message)>;
+    using SendFailureCallback =
+        std::function<void(uint64_t ts, uint32_t dst, uint32_t sequence, FailureReason reason)>;
+
+    static ns3::TypeId GetTypeId();
+
+    OnePipeEndpoint();
+    ~OnePipeEndpoint() override;
+
+    void Configure(OnePipeHost& host, uint32_t processId, Stats* stats, const Traces& traces);
+
+    // Table 1.
+    void UnreliableSend(const std::vector<Outgoing>& scattering);
+    void SetReceiveCallback(ReceiveCallback callback) { m_onReceive = std::move(callback); }
+    void SetSendFailureCallback(SendFailureCallback callback)
+    {
+        m_onSendFailure = std::move(callback);
+    }
+    uint64_t GetTimestamp() { return m_host->Timestamp(); }
+
+    uint32_t ProcessId() const { return m_processId; }
+    /// Called by OnePipeHost when the host's barrier advances.
+    void DeliverBelow(uint64_t barrier);
+    size_t Buffered() const { return m_ready.size() + m_partial.size(); }
+
+  private:
+    struct Ready
+    {
+        uint64_t ts;
+        uint32_t src;
+        uint32_t sequence;
+        uint32_t bytes;
+        bool operator>(const Ready& other) const
+        {
+            if (ts != other.ts)
+            {
+                return ts > other.ts;
+            }
+            return src != other.src ? src > other.src : sequence > other.sequence;
+        }
+    };
+    struct Partial
+    {
+        uint64_t ts;
+        uint32_t received;
+        uint32_t fragments;
+        uint32_t bytes;
+    };
+    /// A sent message until its ACK, NAK or timeout; kept in sequence order.
+    struct Outstanding
+    {
+        uint64_t ts;
+        int64_t deadlinePs;
+        uint32_t dst;
+        bool open;
+    };
+    struct PendingAcks
+    {
+        std::vector<uint32_t> sequences;
+        double feedbackSumNs = 0;
+        ns3::EventId flush;
+    };
+
+    void DoReceive(const Datagram& datagram) override;
+    void DoCrash() override;
+    void DoDispose() override;
+
+    /// `apiPs`: when the application asked (latency is measured from there).
+    void Transmit(std::vector<Outgoing> scattering, int64_t apiPs);
+    void ReceiveData(uint32_t src, const Header& header, const uint8_t* body, uint32_t length);
+    void ReceiveAcks(const Header& header, const uint8_t* body, uint32_t length);
+    void Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t bytes);
+    void Deliver(const Ready& message);
+    void QueueAck(uint32_t src, uint32_t sequence, int64_t feedbackNs);
+    void FlushAcks(uint32_t src);
+    void SendControl(uint32_t dst, Opcode opcode, const std::vector<uint32_t>& sequences,
+                     int32_t feedbackNs);
+    void Fail(uint32_t sequence, Outstanding& message, FailureReason reason);
+    Outstanding* FindOutstanding(uint32_t sequence);
+    void CheckTimeouts();
+    bool SendPacket(uint32_t dst, const uint8_t* bytes, uint32_t materialised, uint32_t payload);
+
+    OnePipeHost* m_host = nullptr;
+    uint32_t m_processId = 0;
+    Stats* m_stats = nullptr;
+    Traces m_traces;
+    ReceiveCallback m_onReceive;
+    SendFailureCallback m_onSendFailure;
+
+    uint32_t m_nextSequence = 0;
+    std::vector<uint32_t> m_psn; // per destination process
+    std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> m_ready;
+    std::unordered_map<uint64_t, Partial> m_partial; // key: (src, sequence)
+    std::deque<Outstanding> m_outstanding; // sequences m_firstOutstanding, ...
+    uint32_t m_firstOutstanding = 0;
+    ns3::EventId m_timeoutEvent;
+    std::unordered_map<uint32_t, PendingAcks> m_pendingAcks; // by sender
+    std::vector<uint8_t> m_packet; // scratch for the bytes of the packet being built
+    double m_averageSlackNs = 0;
+    bool m_haveSlack = false;
+};
+
+const char* ToString(FailureReason reason);
+
+} // namespace incsim::onepipe
+
+#endif

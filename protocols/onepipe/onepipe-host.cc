@@ -1,0 +1,132 @@
+#include "protocols/onepipe/onepipe-host.h"
+
+#include "protocols/onepipe/onepipe-endpoint.h"
+#include "protocols/onepipe/onepipe-wire.h"
+#include "sim/core/sim-time.h"
+#include "sim/host/host-node.h"
+#include "sim/net/headers.h"
+
+#include <ns3/simulator.h>
+
+namespace incsim::onepipe
+{
+
+NS_OBJECT_ENSURE_REGISTERED(OnePipeHost);
+
+ns3::TypeId
+OnePipeHost::GetTypeId()
+{
+    static ns3::TypeId tid = ns3::TypeId("incsim::onepipe::OnePipeHost")
+                                 .SetParent<ns3::Object>()
+                                 .SetGroupName("Incsim")
+                                 .AddConstructor<OnePipeHost>();
+    return tid;
+}
+
+OnePipeHost::OnePipeHost() = default;
+OnePipeHost::~OnePipeHost()
+{
+    m_beaconEvent.Cancel();
+}
+
+void
+OnePipeHost::Configure(HostNode& host, const HostConfig& config, Stats* stats)
+{
+    m_host = &host;
+    m_config = config;
+    m_stats = stats;
+    m_clock = TimestampClock(&host.Clock(), config.logicalClock, config.clockGainPerNs);
+    if (config.ordered)
+    {
+        host.SetEtherTypeHandler(kEtherType,
+                                 [this](const Frame& frame, uint32_t) { ReceiveBeacon(frame); });
+    }
+}
+
+void
+OnePipeHost::Start()
+{
+    if (m_config.ordered)
+    {
+        ScheduleBeacon();
+    }
+}
+
+void
+OnePipeHost::ScheduleBeacon()
+{
+    // Synchronized beacons: at the next multiple of the interval on the local clock, so that
+    // every host's round-k beacon carries (about) k * interval.
+    const int64_t interval = m_config.beaconIntervalNs;
+    const int64_t local = static_cast<int64_t>(m_clock.Now());
+    const int64_t next = (local / interval + 1) * interval;
+    m_beaconEvent = ns3::Simulator::Schedule(ns3::NanoSeconds(next - local),
+                                             &OnePipeHost::SendBeacon, this);
+}
+
+void
+OnePipeHost::SendBeacon()
+{
+    if (m_host->IsUp())
+    {
+        FramePtr frame = FramePool::Instance().Allocate();
+        uint8_t* data = frame->data;
+        const uint64_t broadcast = 0xFFFFFFFFFFFFull;
+        const uint64_t mac = NodeMac(m_host->NodeId());
+        for (int i = 0; i < 6; ++i)
+        {
+            data[i] = static_cast<uint8_t>(broadcast >> (40 - 8 * i));
+            data[6 + i] = static_cast<uint8_t>(mac >> (40 - 8 * i));
+        }
+        StoreBe16(data + 12, kEtherType);
+        Header header;
+        header.messageTs = Timestamp();
+        header.barrier = header.messageTs;
+        header.opcode = Opcode::Beacon;
+        header.Write(data + kEthernetHeaderBytes);
+        frame->length = kEthernetHeaderBytes + Header::kBytes;
+        frame->wireLength = std::max(frame->length, kMinFrameBytes);
+        frame->meta.priority = m_config.priority;
+        if (m_host->SendFrame(0, std::move(frame)))
+        {
+            ++m_stats->hostBeacons;
+            ++m_beaconsSent;
+        }
+    }
+    ScheduleBeacon();
+}
+
+void
+OnePipeHost::ReceiveBeacon(const Frame& frame)
+{
+    if (frame.length < kEthernetHeaderBytes + Header::kBytes)
+    {
+        return;
+    }
+    ObserveBarrier(Header::Read(frame.data + kEthernetHeaderBytes).barrier);
+}
+
+void
+OnePipeHost::ObserveBarrier(uint64_t barrier)
+{
+    if (barrier <= m_barrier)
+    {
+        return;
+    }
+    m_barrier = barrier;
+    for (OnePipeEndpoint* process : m_processes)
+    {
+        process->DeliverBelow(barrier);
+    }
+}
+
+void
+OnePipeHost::DoDispose()
+{
+    m_beaconEvent.Cancel();
+    m_processes.clear();
+    m_host = nullptr;
+    ns3::Object::DoDispose();
+}
+
+} // namespace incsim::onepipe

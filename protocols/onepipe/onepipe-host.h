@@ -1,0 +1,110 @@
+#ifndef INCSIM_ONEPIPE_ONEPIPE_HOST_H
+#define INCSIM_ONEPIPE_ONEPIPE_HOST_H
+
+#include "protocols/onepipe/timestamp-clock.h"
+
+#include <ns3/event-id.h>
+#include <ns3/object.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace incsim
+{
+class CsvWriter;
+class HostNode;
+struct Frame;
+} // namespace incsim
+
+namespace incsim::onepipe
+{
+
+class OnePipeEndpoint;
+
+/// What every 1Pipe host and process of a run shares.
+struct HostConfig
+{
+    int64_t beaconIntervalNs = 3000;
+    /// Chip: data packets carry aggregated barriers, so hosts take barriers from every packet.
+    /// Switch CPU and host representatives aggregate beacons only, so hosts take barriers from
+    /// beacons only.
+    bool barriersInData = true;
+    /// false: the unordered baseline (no barriers, no beacons; delivery on arrival).
+    bool ordered = true;
+    bool logicalClock = false;
+    double clockGainPerNs = 0;
+    uint8_t priority = 0;
+    uint32_t processesPerHost = 1;
+    uint32_t maxPayload = 1472; ///< UDP payload per packet
+    int64_t ackTimeoutPs = 0;
+    int64_t ackDelayPs = 0;
+};
+
+/// Counters of a whole run, shared by every host and process.
+struct Stats
+{
+    uint64_t messagesSent = 0; ///< one per destination of a scattering
+    uint64_t messagesDelivered = 0;
+    uint64_t packetsSent = 0;
+    uint64_t lateDrops = 0;         ///< arrived below the delivered barrier: dropped, NAKed
+    uint64_t incompleteDrops = 0;   ///< a fragment missing when the barrier passed
+    uint64_t failuresTimeout = 0;   ///< send failures: no ACK in time
+    uint64_t failuresNak = 0;
+    uint64_t failuresNic = 0;       ///< the NIC queue was full
+    uint64_t acksSent = 0;
+    uint64_t hostBeacons = 0;
+    std::vector<int64_t> latenciesPs;
+    /// True send time (ps) of each process's messages, by sequence number.
+    std::vector<std::vector<int64_t>> sendPs;
+};
+
+/// The 1Pipe library's per-host part (lib1pipe's polling thread): the host's timestamp clock,
+/// its barrier (from the packets and beacons its NIC receives), and a beacon on its uplink at
+/// every synchronized time (multiples of the interval on the local clock). A host beacons even
+/// when it has just sent data: packets sent before the tick carry older barriers, so without
+/// the tick's beacon the network's barrier would wait a whole interval for this host. (Switch
+/// ports skip beacons whose barrier has not advanced; a host's always has.) The host's processes (OnePipeEndpoint) share it: when the barrier
+/// advances, each delivers what it holds below it.
+class OnePipeHost : public ns3::Object
+{
+  public:
+    static ns3::TypeId GetTypeId();
+
+    OnePipeHost();
+    ~OnePipeHost() override;
+
+    void Configure(HostNode& host, const HostConfig& config, Stats* stats);
+    void AddProcess(OnePipeEndpoint* process) { m_processes.push_back(process); }
+    void Start();
+
+    /// A fresh timestamp (never below one handed out before).
+    uint64_t Timestamp() { return m_clock.Now(); }
+    TimestampClock& Clock() { return m_clock; }
+    /// The highest barrier received: every later packet has a timestamp at or above it.
+    uint64_t Barrier() const { return m_barrier; }
+    /// A barrier received in a packet; processes deliver if it advanced.
+    void ObserveBarrier(uint64_t barrier);
+
+    const HostConfig& Config() const { return m_config; }
+    uint64_t BeaconsSent() const { return m_beaconsSent; }
+    HostNode& Host() const { return *m_host; }
+
+  private:
+    void DoDispose() override;
+    void ScheduleBeacon();
+    void SendBeacon();
+    void ReceiveBeacon(const Frame& frame);
+
+    HostNode* m_host = nullptr;
+    HostConfig m_config;
+    Stats* m_stats = nullptr;
+    TimestampClock m_clock;
+    uint64_t m_barrier = 0;
+    uint64_t m_beaconsSent = 0;
+    std::vector<OnePipeEndpoint*> m_processes;
+    ns3::EventId m_beaconEvent;
+};
+
+} // namespace incsim::onepipe
+
+#endif

@@ -1,0 +1,319 @@
+#include "protocols/onepipe/onepipe-protocol.h"
+
+#include "protocols/onepipe/barrier-directions.h"
+#include "protocols/onepipe/onepipe-wire.h"
+#include "sim/core/diagnostics.h"
+#include "sim/core/sim-time.h"
+#include "sim/host/host-node.h"
+#include "sim/net/egress-port.h"
+#include "sim/net/headers.h"
+#include "sim/runner/world.h"
+#include "sim/scenario/scenario.h"
+#include "sim/switch/p4-pipeline.h"
+#include "sim/switch/switch-device.h"
+#include "sim/trace/trace-outputs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace incsim::onepipe
+{
+
+namespace
+{
+constexpr uint32_t kProgramPorts = 32;
+constexpr uint16_t kAllPortsGroup = 1;
+/// A beacon on the wire: a minimum-size frame plus preamble, FCS and gap.
+constexpr double kBeaconWireBytes = kMinFrameBytes + kWireOverheadBytes;
+
+double
+Percentile(const std::vector<int64_t>& sorted, double p)
+{
+    if (sorted.empty())
+    {
+        return 0.0;
+    }
+    return static_cast<double>(sorted[static_cast<size_t>(p * (sorted.size() - 1) + 0.5)]);
+}
+} // namespace
+
+Spec
+OnePipeProtocol::ParamsSpec()
+{
+    return Spec::Object()
+        .Field("ordering", Spec::Enum({"total", "none"}),
+               "total: 1Pipe's total order; none: the unordered baseline (plain forwarding, "
+               "delivery on arrival, no beacons)",
+               "total")
+        .Field("program", Spec::String(),
+               "the switch P4 program (compiled into incsim) that aggregates barriers, with "
+               "onepipe.p4's control-plane contract",
+               "onepipe")
+        .Field("aggregation", Spec::Bool(),
+               "barrier aggregation in the switches; false is the tests' negative control "
+               "(packets keep their sender's barrier)",
+               true)
+        .Field("beacon_interval", Spec::Duration().Min(1), "beacon period of hosts and switches",
+               "3us")
+        .Field("port_timeout", Spec::Integer().Min(2).Max(1000000),
+               "beacon intervals without a packet after which a switch port stops counting", 10)
+        .Field("processes_per_host", Spec::Integer().Min(1).Max(kMaxProcessesPerHost),
+               "1Pipe processes on every host", 1)
+        .Field("clock", Spec::Enum({"physical", "logical"}),
+               "timestamps from the host clock (/clocks), or a logical clock whose speed "
+               "follows receivers' feedback with no synchronisation",
+               "physical")
+        .Field("clock_gain", Spec::Number().Min(0).Max(1),
+               "logical clock: rate change per ns of feedback", 1e-5)
+        .Field("ack_timeout", Spec::Duration().Min(1),
+               "a message with no ACK after this is reported to the send-failure callback",
+               "200us")
+        .Field("ack_delay", Spec::Duration(), "receivers batch ACKs to a sender for this long",
+               "1us")
+        .Field("priority", Spec::Integer().Min(0).Max(7),
+               "switch and NIC queue of 1Pipe packets and beacons (they must share one)", 0);
+}
+
+Spec
+OnePipeProtocol::WorkloadSpec()
+{
+    return Spec::Object()
+        .Field("pattern", Spec::Enum({"broadcast", "unicast", "scatter"}),
+               "each scattering goes to every other process, one random process, or `fanout` "
+               "random processes",
+               "broadcast")
+        .Field("fanout", Spec::Integer().Min(1), "destinations per scattering (scatter)", 4)
+        .Field("message_size", Spec::Size().Min(1).Max(16 * 1024 * 1024),
+               "size of each message; fragmented to the MTU", "64B")
+        .Field("interval", Spec::Duration().Min(1),
+               "mean time between a process's scatterings", "10us")
+        .Field("arrivals", Spec::Enum({"poisson", "constant"}), "scattering inter-arrival times",
+               "poisson")
+        .Field("start", Spec::Duration(), "when processes start sending", "0ns")
+        .OptionalField("stop", Spec::Duration(),
+                       "when processes stop sending (default: the end of the run)");
+}
+
+void
+OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
+                                 uint32_t upPorts) const
+{
+    p4rt::ControlPlane& control = pipeline.Control();
+    const int64_t timeoutNs = m_config.beaconIntervalNs * m_portTimeoutIntervals;
+    control.SetDefaultAction("MyIngress.onepipe_config", "configure",
+                             {{"up_ports", p4rt::BitString(upPorts)},
+                              {"cpu_port", p4rt::BitString(device.CpuPort())},
+                              {"timeout_us", p4rt::BitString(static_cast<uint64_t>(
+                                                 (timeoutNs + 999) / 1000))},
+                              {"priority", p4rt::BitString(m_config.priority)},
+                              {"aggregate", p4rt::BitString(m_aggregate ? 1 : 0)}});
+    std::vector<p4rt::Replica> replicas;
+    uint32_t connected = 0;
+    for (uint32_t port = 0; port < device.NumPorts(); ++port)
+    {
+        replicas.push_back(p4rt::Replica{port, 0});
+        connected |= 1u << port;
+    }
+    control.SetMulticastGroup(kAllPortsGroup, std::move(replicas));
+    control.WriteRegister("MyIngress.live_ports", 0, p4rt::BitString(connected));
+}
+
+void
+OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView& workload)
+{
+    m_world = &world;
+    const Scenario& scenario = world.GetScenario();
+    m_config.ordered = params.String("ordering") == "total";
+    m_aggregate = params.Bool("aggregation");
+    m_config.beaconIntervalNs = params.DurationNs("beacon_interval");
+    m_portTimeoutIntervals = params.Int("port_timeout");
+    m_config.processesPerHost = static_cast<uint32_t>(params.Int("processes_per_host"));
+    m_config.logicalClock = params.String("clock") == "logical";
+    m_config.clockGainPerNs = params.Number("clock_gain");
+    m_config.ackTimeoutPs = params.DurationNs("ack_timeout") * kPsPerNs;
+    m_config.ackDelayPs = params.DurationNs("ack_delay") * kPsPerNs;
+    m_config.priority = static_cast<uint8_t>(params.Int("priority"));
+    m_config.barriersInData = true;
+    const uint64_t mtu = scenario.Section("links").SizeBytes("mtu");
+    m_config.maxPayload = static_cast<uint32_t>(mtu - kIpv4HeaderBytes - kUdpHeaderBytes);
+    if (mtu < kIpv4HeaderBytes + kUdpHeaderBytes + Header::kBytes + MessageHeader::kBytes + 1)
+    {
+        throw InputError(scenario.File(), "/links/mtu",
+                         "1Pipe needs room for its 36 bytes of headers and some payload");
+    }
+
+    const uint32_t numHosts = static_cast<uint32_t>(world.NumHosts());
+    for (uint32_t h = 0; h < numHosts; ++h)
+    {
+        if (world.Host(h).NumPorts() != 1)
+        {
+            throw ConfigError(fmt::format("1Pipe: host {} has {} NICs; its barrier and beacons "
+                                          "assume one uplink",
+                                          world.Host(h).Name(), world.Host(h).NumPorts()));
+        }
+    }
+
+    if (m_config.ordered)
+    {
+        const std::vector<uint32_t> upPorts =
+            UpPortMasks(world.GetTopology(), world.Routes(), kProgramPorts);
+        world.SetPipelineFactory(world.ProgramPipelineFactory(
+            params.String("program"), params.Path() + "/program",
+            [this, upPorts](P4Pipeline& pipeline, SwitchDevice& device) {
+                ConfigureSwitch(pipeline, device, upPorts[device.NodeId()]);
+            }));
+        for (const auto& device : world.Switches())
+        {
+            m_generators.push_back(
+                std::make_unique<BeaconGenerator>(*device, m_config.beaconIntervalNs));
+            m_generators.back()->Start();
+        }
+    }
+
+    ScatterWorkload traffic;
+    const std::string& pattern = workload.String("pattern");
+    traffic.pattern = pattern == "unicast"   ? ScatterWorkload::Pattern::Unicast
+                      : pattern == "scatter" ? ScatterWorkload::Pattern::Scatter
+                                             : ScatterWorkload::Pattern::Broadcast;
+    traffic.fanout = static_cast<uint32_t>(workload.Int("fanout"));
+    traffic.messageBytes = static_cast<uint32_t>(workload.SizeBytes("message_size"));
+    traffic.meanIntervalPs = static_cast<double>(workload.DurationNs("interval") * kPsPerNs);
+    traffic.poisson = workload.String("arrivals") == "poisson";
+    traffic.startPs = workload.DurationNs("start") * kPsPerNs;
+    traffic.stopPs =
+        workload.Has("stop") ? workload.DurationNs("stop") * kPsPerNs : world.DurationPs();
+    if (traffic.startPs >= world.DurationPs())
+    {
+        workload.Fail("start", "processes would start sending after the end of the run");
+    }
+    m_messageBytes = traffic.messageBytes;
+    m_activePs = std::max<int64_t>(0, std::min(traffic.stopPs, world.DurationPs()) - traffic.startPs);
+    m_durationPs = world.DurationPs();
+
+    const uint32_t numProcesses = numHosts * m_config.processesPerHost;
+    m_stats.sendPs.resize(numProcesses);
+    Traces traces;
+    traces.sends = world.Traces().Open("onepipe_sends",
+                                       {"src", "seq", "dst", "ts", "bytes", "send_ns"});
+    traces.deliveries = world.Traces().Open(
+        "onepipe_deliveries",
+        {"dst", "src", "seq", "ts", "dst_clock", "deliver_ns", "latency_ns"});
+    traces.failures = world.Traces().Open(
+        "onepipe_failures", {"src", "seq", "dst", "ts", "reason", "time_ns"});
+
+    for (uint32_t h = 0; h < numHosts; ++h)
+    {
+        HostNode& node = world.Host(h);
+        auto host = ns3::CreateObject<OnePipeHost>();
+        host->Configure(node, m_config, &m_stats);
+        for (uint32_t p = 0; p < m_config.processesPerHost; ++p)
+        {
+            const uint32_t id = h * m_config.processesPerHost + p;
+            auto process = ns3::CreateObject<OnePipeEndpoint>();
+            node.Bind(static_cast<uint16_t>(kPortBase + p), process);
+            process->Configure(*host, id, &m_stats, traces);
+            host->AddProcess(PeekPointer(process));
+            m_apps.push_back(std::make_unique<ScatterApp>(*process, traffic, numProcesses,
+                                                          world.MakeRng("onepipe-workload", id)));
+            m_processes.push_back(process);
+        }
+        host->Start();
+        m_hosts.push_back(host);
+    }
+    for (auto& app : m_apps)
+    {
+        app->Start();
+    }
+}
+
+void
+OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
+{
+    std::vector<int64_t> latencies = m_stats.latenciesPs;
+    std::sort(latencies.begin(), latencies.end());
+    const double mean =
+        latencies.empty()
+            ? 0.0
+            : std::accumulate(latencies.begin(), latencies.end(), 0.0) / latencies.size();
+    const double activeSeconds = m_activePs / 1e12;
+    const double throughput = activeSeconds > 0 ? m_stats.messagesDelivered / activeSeconds : 0.0;
+
+    // Beacon overhead: beacon bits over capacity, per direction of every link that carries
+    // beacons (switch ports from onepipe.p4's counter, host uplinks from the hosts).
+    const double seconds = m_durationPs / 1e12;
+    uint64_t switchBeacons = 0;
+    double overheadSum = 0;
+    double overheadMax = 0;
+    uint64_t directions = 0;
+    auto addDirection = [&](uint64_t beacons, uint64_t rateBps) {
+        const double share = beacons * kBeaconWireBytes * 8 / (seconds * rateBps);
+        overheadSum += share;
+        overheadMax = std::max(overheadMax, share);
+        ++directions;
+    };
+    if (m_config.ordered && seconds > 0)
+    {
+        for (const auto& device : m_world->Switches())
+        {
+            auto* pipeline = dynamic_cast<P4Pipeline*>(device->GetPipeline());
+            if (pipeline == nullptr)
+            {
+                continue;
+            }
+            const p4rt::CounterArray& counter =
+                pipeline->Control().GetCounter("MyEgress.beacons_sent");
+            for (uint32_t port = 0; port < device->NumPorts(); ++port)
+            {
+                switchBeacons += counter.Packets(port);
+                addDirection(counter.Packets(port),
+                             m_world->PortOf(device->NodeId(), port).RateBps());
+            }
+        }
+        for (const auto& host : m_hosts)
+        {
+            addDirection(host->BeaconsSent(), host->Host().Port(0).RateBps());
+        }
+    }
+
+    metrics = {
+        {"processes", m_processes.size()},
+        {"messages_sent", m_stats.messagesSent},
+        {"messages_delivered", m_stats.messagesDelivered},
+        {"delivery_ratio", m_stats.messagesSent
+                               ? double(m_stats.messagesDelivered) / m_stats.messagesSent
+                               : 0.0},
+        {"send_failures",
+         {{"timeout", m_stats.failuresTimeout},
+          {"nak", m_stats.failuresNak},
+          {"nic_full", m_stats.failuresNic}}},
+        {"late_drops", m_stats.lateDrops},
+        {"incomplete_drops", m_stats.incompleteDrops},
+        {"latency_mean_us", mean / 1e6},
+        {"latency_p5_us", Percentile(latencies, 0.05) / 1e6},
+        {"latency_p50_us", Percentile(latencies, 0.50) / 1e6},
+        {"latency_p95_us", Percentile(latencies, 0.95) / 1e6},
+        {"latency_p99_us", Percentile(latencies, 0.99) / 1e6},
+        {"latency_max_us", Percentile(latencies, 1.0) / 1e6},
+        {"throughput_msgs_per_s", throughput},
+        {"throughput_per_process_msgs_per_s",
+         m_processes.empty() ? 0.0 : throughput / m_processes.size()},
+        {"goodput_gbps", throughput * m_messageBytes * 8 / 1e9},
+        {"host_beacons", m_stats.hostBeacons},
+        {"switch_beacons", switchBeacons},
+        {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},
+        {"beacon_overhead_max", overheadMax}};
+}
+
+void
+RegisterOnePipeProtocol()
+{
+    Protocols().Add("onepipe",
+                    ProtocolInfo{"1Pipe best-effort total-order scattering (SIGCOMM 2021)",
+                                 &OnePipeProtocol::ParamsSpec,
+                                 &OnePipeProtocol::WorkloadSpec,
+                                 [] { return std::make_unique<OnePipeProtocol>(); },
+                                 {"onepipe_sends", "onepipe_deliveries", "onepipe_failures"}});
+}
+
+} // namespace incsim::onepipe

@@ -1,0 +1,89 @@
+#include "protocols/onepipe/onepipe-wire.h"
+
+#include "sim/net/headers.h"
+
+namespace incsim::onepipe
+{
+
+void
+Store48(uint8_t* out, uint64_t value)
+{
+    for (int i = 5; i >= 0; --i)
+    {
+        out[i] = static_cast<uint8_t>(value);
+        value >>= 8;
+    }
+}
+
+uint64_t
+Load48(const uint8_t* in)
+{
+    uint64_t value = 0;
+    for (int i = 0; i < 6; ++i)
+    {
+        value = (value << 8) | in[i];
+    }
+    return value;
+}
+
+void
+Header::Write(uint8_t* out) const
+{
+    Store48(out, messageTs & kTimestampMask);
+    Store48(out + 6, barrier & kTimestampMask);
+    Store48(out + 12, commitBarrier & kTimestampMask);
+    StoreBe32(out + 18, psn);
+    out[22] = static_cast<uint8_t>(opcode);
+    out[23] = flags;
+}
+
+Header
+Header::Read(const uint8_t* in)
+{
+    Header header;
+    header.messageTs = Load48(in);
+    header.barrier = Load48(in + 6);
+    header.commitBarrier = Load48(in + 12);
+    header.psn = LoadBe32(in + 18);
+    header.opcode = static_cast<Opcode>(in[22]);
+    header.flags = in[23];
+    return header;
+}
+
+void
+MessageHeader::Write(uint8_t* out) const
+{
+    StoreBe32(out, sequence);
+    StoreBe16(out + 4, fragment);
+    StoreBe16(out + 6, fragments);
+    StoreBe32(out + 8, messageBytes);
+}
+
+MessageHeader
+MessageHeader::Read(const uint8_t* in)
+{
+    MessageHeader header;
+    header.sequence = LoadBe32(in);
+    header.fragment = LoadBe16(in + 4);
+    header.fragments = LoadBe16(in + 6);
+    header.messageBytes = LoadBe32(in + 8);
+    return header;
+}
+
+void
+AckHeader::Write(uint8_t* out) const
+{
+    StoreBe32(out, static_cast<uint32_t>(feedbackNs));
+    StoreBe16(out + 4, count);
+}
+
+AckHeader
+AckHeader::Read(const uint8_t* in)
+{
+    AckHeader header;
+    header.feedbackNs = static_cast<int32_t>(LoadBe32(in));
+    header.count = LoadBe16(in + 4);
+    return header;
+}
+
+} // namespace incsim::onepipe
