@@ -1,6 +1,7 @@
 #include "protocols/onepipe/onepipe-protocol.h"
 
 #include "protocols/onepipe/barrier-directions.h"
+#include "protocols/onepipe/onepipe-checker.h"
 #include "protocols/onepipe/onepipe-wire.h"
 #include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
@@ -313,7 +314,8 @@ RegisterOnePipeProtocol()
                                  &OnePipeProtocol::ParamsSpec,
                                  &OnePipeProtocol::WorkloadSpec,
                                  [] { return std::make_unique<OnePipeProtocol>(); },
-                                 {"onepipe_sends", "onepipe_deliveries", "onepipe_failures"}});
+                                 {"onepipe_sends", "onepipe_deliveries", "onepipe_failures"},
+                                 &CheckRun});
 }
 
 } // namespace incsim::onepipe

@@ -29,6 +29,16 @@ class Protocol
     virtual void CollectMetrics(nlohmann::json& metrics) const = 0;
 };
 
+/// What a protocol's checker found in a run directory's traces.
+struct CheckReport
+{
+    /// One line per property that held, saying how much was checked.
+    std::vector<std::string> passed;
+    /// One line per violation (a few per property, then a count), naming the messages.
+    std::vector<std::string> violations;
+    bool Ok() const { return violations.empty(); }
+};
+
 struct ProtocolInfo
 {
     std::string description;
@@ -37,6 +47,9 @@ struct ProtocolInfo
     std::function<std::unique_ptr<Protocol>()> create;
     /// Trace files the protocol can write (names for /outputs/traces), besides the core ones.
     std::vector<std::string> traces = {};
+    /// Verifies the protocol's guarantees on a finished run directory (`incsim check`); may be
+    /// empty. Throws InputError if the traces it needs are missing.
+    std::function<CheckReport(const std::string& runDir)> check = {};
 };
 
 Registry<ProtocolInfo>& Protocols();

@@ -17,6 +17,7 @@ void AddP4Command(CLI::App& app);
 void AddSweepCommand(CLI::App& app);
 void AddResultsCommand(CLI::App& app);
 void AddReproduceCommand(CLI::App& app);
+void AddCheckCommand(CLI::App& app);
 
 /// Whether to show a live progress line for --progress `mode` (auto: on a terminal, outside CI).
 bool ShowProgress(const std::string& mode);

@@ -75,6 +75,7 @@ main(int argc, char** argv)
     incsim::cli::AddSweepCommand(app);
     incsim::cli::AddResultsCommand(app);
     incsim::cli::AddReproduceCommand(app);
+    incsim::cli::AddCheckCommand(app);
 
     try
     {

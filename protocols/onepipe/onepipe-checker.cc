@@ -1,0 +1,318 @@
+#include "protocols/onepipe/onepipe-checker.h"
+
+#include "sim/core/diagnostics.h"
+#include "sim/core/units.h"
+#include "sim/trace/csv-reader.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace incsim::onepipe
+{
+
+namespace
+{
+constexpr size_t kReportedPerProperty = 5;
+
+uint64_t
+MessageKey(uint64_t src, uint64_t sequence)
+{
+    return (src << 32) | sequence;
+}
+
+std::string
+MessageName(uint64_t key)
+{
+    return fmt::format("message {}#{}", key >> 32, key & 0xFFFFFFFFu);
+}
+
+struct Sent
+{
+    uint64_t ts;
+    uint64_t dst;
+    int64_t sendNs;
+};
+
+/// Collects violations per property, keeping the first few and counting the rest.
+class Findings
+{
+  public:
+    void Add(const std::string& property, std::string text)
+    {
+        auto& [shown, total] = m_byProperty[property];
+        if (shown.size() < kReportedPerProperty)
+        {
+            shown.push_back(std::move(text));
+        }
+        ++total;
+    }
+    bool Any(const std::string& property) const { return m_byProperty.count(property) > 0; }
+    void Report(CheckReport& report) const
+    {
+        for (const auto& [property, entry] : m_byProperty)
+        {
+            for (const std::string& text : entry.first)
+            {
+                report.violations.push_back(property + ": " + text);
+            }
+            if (entry.second > entry.first.size())
+            {
+                report.violations.push_back(fmt::format("{}: ... {} violations in all", property,
+                                                        entry.second));
+            }
+        }
+    }
+
+  private:
+    std::map<std::string, std::pair<std::vector<std::string>, uint64_t>> m_byProperty;
+};
+
+int64_t
+DurationNs(const std::string& file, const std::string& path, const nlohmann::json& value)
+{
+    std::optional<int64_t> ns;
+    if (value.is_string())
+    {
+        ns = ParseDurationNs(value.get<std::string>());
+    }
+    if (!ns)
+    {
+        throw InputError(file, path, "expected a duration");
+    }
+    return *ns;
+}
+
+/// Whether metrics.json shows no frame lost in the network (consumed beacons aside).
+bool
+NetworkDroppedNothing(const std::string& runDir)
+{
+    std::ifstream in(runDir + "/metrics.json");
+    if (!in)
+    {
+        return false;
+    }
+    const nlohmann::json drops =
+        nlohmann::json::parse(in).value("/network/drops"_json_pointer, nlohmann::json::object());
+    for (const auto& [reason, count] : drops.items())
+    {
+        if (reason != "consumed" && count.get<uint64_t>() > 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Whether the receivers' orders, joined into one graph of "delivered just before" edges,
+/// have a cycle (then no single order agrees with all of them). Kahn's algorithm.
+bool
+OrdersHaveCycle(const std::unordered_map<uint64_t, std::vector<uint64_t>>& next,
+                std::unordered_map<uint64_t, uint32_t> indegree, uint64_t& stuck)
+{
+    std::vector<uint64_t> ready;
+    for (const auto& [node, degree] : indegree)
+    {
+        if (degree == 0)
+        {
+            ready.push_back(node);
+        }
+    }
+    size_t visited = 0;
+    while (!ready.empty())
+    {
+        const uint64_t node = ready.back();
+        ready.pop_back();
+        ++visited;
+        auto it = next.find(node);
+        if (it == next.end())
+        {
+            continue;
+        }
+        for (uint64_t successor : it->second)
+        {
+            if (--indegree[successor] == 0)
+            {
+                ready.push_back(successor);
+            }
+        }
+    }
+    if (visited == indegree.size())
+    {
+        return false;
+    }
+    for (const auto& [node, degree] : indegree)
+    {
+        if (degree > 0)
+        {
+            stuck = node;
+            break;
+        }
+    }
+    return true;
+}
+} // namespace
+
+CheckReport
+CheckRun(const std::string& runDir)
+{
+    const std::string scenarioPath = runDir + "/scenario.resolved.json";
+    std::ifstream scenarioFile(scenarioPath);
+    if (!scenarioFile)
+    {
+        throw InputError(scenarioPath, "", "cannot read the run's resolved scenario");
+    }
+    const nlohmann::json scenario = nlohmann::json::parse(scenarioFile);
+    const nlohmann::json params = scenario.value("/protocol/params"_json_pointer, nlohmann::json());
+    const int64_t durationNs =
+        DurationNs(scenarioPath, "/duration", scenario.value("duration", nlohmann::json()));
+    const int64_t ackTimeoutNs = DurationNs(scenarioPath, "/protocol/params/ack_timeout",
+                                            params.value("ack_timeout", nlohmann::json()));
+
+    std::unordered_map<uint64_t, Sent> sent;
+    {
+        CsvReader csv(runDir + "/onepipe_sends.csv", {"src", "seq", "dst", "ts", "send_ns"});
+        const size_t src = csv.Column("src"), seq = csv.Column("seq"), dst = csv.Column("dst"),
+                     ts = csv.Column("ts"), sendNs = csv.Column("send_ns");
+        while (csv.Next())
+        {
+            sent[MessageKey(csv.Uint(src), csv.Uint(seq))] =
+                Sent{csv.Uint(ts), csv.Uint(dst), csv.Int(sendNs)};
+        }
+    }
+    std::unordered_set<uint64_t> failed;
+    {
+        CsvReader csv(runDir + "/onepipe_failures.csv", {"src", "seq"});
+        const size_t src = csv.Column("src"), seq = csv.Column("seq");
+        while (csv.Next())
+        {
+            failed.insert(MessageKey(csv.Uint(src), csv.Uint(seq)));
+        }
+    }
+
+    Findings findings;
+    std::unordered_set<uint64_t> delivered;
+    // Per receiver: the last (ts, src, seq) delivered and its message.
+    std::unordered_map<uint64_t, std::pair<std::tuple<uint64_t, uint64_t, uint64_t>, uint64_t>>
+        last;
+    std::unordered_map<uint64_t, std::vector<uint64_t>> next;
+    std::unordered_map<uint64_t, uint32_t> indegree;
+    uint64_t deliveries = 0;
+    {
+        CsvReader csv(runDir + "/onepipe_deliveries.csv",
+                      {"dst", "src", "seq", "ts", "dst_clock"});
+        const size_t dstCol = csv.Column("dst"), srcCol = csv.Column("src"),
+                     seqCol = csv.Column("seq"), tsCol = csv.Column("ts"),
+                     clockCol = csv.Column("dst_clock");
+        while (csv.Next())
+        {
+            ++deliveries;
+            const uint64_t dst = csv.Uint(dstCol), src = csv.Uint(srcCol), seq = csv.Uint(seqCol);
+            const uint64_t ts = csv.Uint(tsCol), clock = csv.Uint(clockCol);
+            const uint64_t key = MessageKey(src, seq);
+            auto it = sent.find(key);
+            if (it == sent.end() || it->second.dst != dst || it->second.ts != ts)
+            {
+                findings.Add("never sent",
+                             fmt::format("process {} delivered {} (ts {}), which was not sent to "
+                                         "it with that timestamp (line {})",
+                                         dst, MessageName(key), ts, csv.Line()));
+            }
+            if (!delivered.insert(key).second)
+            {
+                findings.Add("duplicate", fmt::format("process {} delivered {} again (line {})",
+                                                      dst, MessageName(key), csv.Line()));
+                continue;
+            }
+            if (ts >= clock)
+            {
+                findings.Add("causality",
+                             fmt::format("process {} delivered {} with ts {} when its clock read "
+                                         "{} (line {})",
+                                         dst, MessageName(key), ts, clock, csv.Line()));
+            }
+            const auto order = std::make_tuple(ts, src, seq);
+            indegree.try_emplace(key, 0);
+            auto previous = last.find(dst);
+            if (previous != last.end())
+            {
+                if (!(previous->second.first < order))
+                {
+                    findings.Add("receiver order",
+                                 fmt::format("process {} delivered {} (ts {}) after {} (ts {}) "
+                                             "(line {})",
+                                             dst, MessageName(key), ts,
+                                             MessageName(previous->second.second),
+                                             std::get<0>(previous->second.first), csv.Line()));
+                }
+                next[previous->second.second].push_back(key);
+                ++indegree[key];
+            }
+            last[dst] = {order, key};
+        }
+    }
+
+    uint64_t stuck = 0;
+    if (OrdersHaveCycle(next, indegree, stuck))
+    {
+        findings.Add("total order",
+                     fmt::format("no single order agrees with every receiver: {} is on a cycle "
+                                 "of \"delivered before\" across receivers",
+                                 MessageName(stuck)));
+    }
+
+    const bool lossless = NetworkDroppedNothing(runDir);
+    uint64_t accountable = 0;
+    for (const auto& [key, message] : sent)
+    {
+        if (message.sendNs + ackTimeoutNs + kSettleNs > durationNs)
+        {
+            continue;
+        }
+        ++accountable;
+        if (!delivered.count(key) && !failed.count(key))
+        {
+            findings.Add("conservation",
+                         fmt::format("{} to process {} (sent at {} ns) was neither delivered nor "
+                                     "reported failed",
+                                     MessageName(key), message.dst, message.sendNs));
+        }
+        else if (lossless && !delivered.count(key))
+        {
+            findings.Add("completeness",
+                         fmt::format("{} to process {} (sent at {} ns) was not delivered though "
+                                     "the network lost nothing: it arrived below a barrier",
+                                     MessageName(key), message.dst, message.sendNs));
+        }
+    }
+
+    CheckReport report;
+    auto pass = [&](const std::string& property, std::string text) {
+        if (!findings.Any(property))
+        {
+            report.passed.push_back(property + ": " + text);
+        }
+    };
+    pass("never sent", fmt::format("{} deliveries match {} sent messages", deliveries, sent.size()));
+    pass("duplicate", fmt::format("{} distinct messages delivered once each", delivered.size()));
+    pass("receiver order", fmt::format("{} receivers deliver in (ts, sender) order", last.size()));
+    pass("total order", "one order agrees with every receiver");
+    pass("causality", "every delivered timestamp is below the receiver's clock");
+    if (lossless)
+    {
+        pass("completeness", "the network dropped nothing, and every counted message was "
+                             "delivered");
+    }
+    pass("conservation", fmt::format("{} messages delivered or reported failed ({} sent too late "
+                                     "to count)",
+                                     accountable, sent.size() - accountable));
+    findings.Report(report);
+    return report;
+}
+
+} // namespace incsim::onepipe

@@ -1,0 +1,30 @@
+#ifndef INCSIM_ONEPIPE_ONEPIPE_CHECKER_H
+#define INCSIM_ONEPIPE_ONEPIPE_CHECKER_H
+
+#include "sim/runner/protocol.h"
+
+#include <string>
+
+namespace incsim::onepipe
+{
+
+/// Checks a 1Pipe run directory (its onepipe_sends, onepipe_deliveries and onepipe_failures
+/// traces, and scenario.resolved.json):
+///   - nothing delivered that was never sent (to that receiver, with that timestamp);
+///   - no message delivered twice;
+///   - every receiver delivers in increasing (timestamp, sender, sequence) order;
+///   - total order: one global order agrees with every receiver's (the receivers' orders,
+///     joined, have no cycle), found without using the timestamps;
+///   - causality: a delivered timestamp is below the receiver's clock at delivery;
+///   - conservation: every message sent at least ack_timeout + kSettleNs before the end was
+///     delivered at its receiver or reported to its sender's send-failure callback;
+///   - completeness: if metrics.json shows the network dropped nothing, every such message was
+///     delivered (none arrived below a barrier its receiver had: barriers were sound).
+CheckReport CheckRun(const std::string& runDir);
+
+/// Grace after the ACK timeout before a message must be accounted for.
+constexpr int64_t kSettleNs = 20000;
+
+} // namespace incsim::onepipe
+
+#endif

@@ -1,0 +1,223 @@
+// 1Pipe best effort: the checker's properties on randomized runs (loss, clock skew,
+// per-packet ECMP, link failure), the negative control, the paper's idle latency overhead and
+// flat beacon overhead, and the configurations 1Pipe must refuse.
+
+#include "test-support.h"
+
+#include "protocols/onepipe/onepipe-checker.h"
+#include "sim/core/diagnostics.h"
+#include "sim/runner/runner.h"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace incsim;
+using namespace incsim::test;
+
+namespace
+{
+
+std::string
+OnePipeScenario(const std::string& topology, const std::string& params, const std::string& workload,
+         const std::string& extra = "")
+{
+    return fmt::format(R"({{
+        "seed": 1,
+        "duration": "400us",
+        "topology": {},
+        "links": {{"rate": "100Gbps", "delay": "1us"}},
+        "clocks": {{"offset": {{"dist": "uniform", "min": "-300ns", "max": "300ns"}}}},
+        "protocol": {{"name": "onepipe", "params": {{{}}}}},
+        "workload": {{{}}},
+        {}
+        "outputs": {{"traces": ["onepipe_sends", "onepipe_deliveries", "onepipe_failures"],
+                     "progress": "never"}}
+    }})",
+                       topology, params, workload, extra);
+}
+
+const char* kFatTree4 = R"({"generator": "fat-tree", "params": {"k": 4}})";
+
+RunSummary
+Run(const TempDir& dir, const std::string& scenario, const std::vector<std::string>& overrides = {})
+{
+    RunOptions options;
+    options.outDir = dir.Path();
+    return RunScenario(ScenarioFromJson(scenario, overrides), options);
+}
+
+std::string
+Violations(const CheckReport& report)
+{
+    std::string text;
+    for (const std::string& line : report.violations)
+    {
+        text += line + "\n";
+    }
+    return text;
+}
+
+double
+Metric(const RunSummary& run, const char* name)
+{
+    return run.metrics["onepipe"][name].get<double>();
+}
+
+} // namespace
+
+TEST_CASE("1Pipe keeps total order and causality under loss, skew, spraying and failures",
+          "[onepipe][checker]")
+{
+    InitIncsim();
+    // Every seed draws its own loss, clock offsets and drifts, traffic and process count.
+    for (int seed = 1; seed <= 4; ++seed)
+    {
+        TempDir dir;
+        const std::string scenario =
+            OnePipeScenario(kFatTree4,
+                     fmt::format(R"("processes_per_host": {}, "ack_timeout": "60us")",
+                                 1 + seed % 2),
+                     R"("pattern": "scatter", "fanout": 5, "interval": "4us",
+                        "message_size": "2000B")",
+                     R"("routing": {"ecmp": "per-packet", "reconverge_delay": "40us"},
+                        "faults": [{"at": "120us", "action": "link_down", "link": ["a0_0", "c0"]},
+                                   {"at": "250us", "action": "link_up", "link": ["a0_0", "c0"]}],)");
+        RunSummary run = Run(dir, scenario,
+                             {fmt::format("seed={}", seed), fmt::format("links.loss={}", 2e-4 * seed),
+                              "clocks.drift_ppm=50"});
+        INFO("seed " << seed);
+        const CheckReport report = onepipe::CheckRun(run.runDir);
+        INFO(Violations(report));
+        CHECK(report.Ok());
+        CHECK(Metric(run, "messages_delivered") > 1000);
+        // The scenario really is lossy: some messages were lost and reported.
+        const auto& failures = run.metrics["onepipe"]["send_failures"];
+        CHECK(failures["timeout"].get<uint64_t>() + failures["nak"].get<uint64_t>() > 0);
+    }
+}
+
+TEST_CASE("Negative control: without barrier aggregation the checker finds violations",
+          "[onepipe][checker]")
+{
+    InitIncsim();
+    TempDir dir;
+    // Clocks several microseconds apart: a sender's own barrier runs ahead of receivers.
+    RunSummary run = Run(dir, OnePipeScenario(kFatTree4, R"("aggregation": false)", R"("interval": "20us")"),
+                         {"clocks.offset.min=-5us", "clocks.offset.max=5us"});
+    const CheckReport report = onepipe::CheckRun(run.runDir);
+    REQUIRE_FALSE(report.Ok());
+    const std::string violations = Violations(report);
+    CHECK(violations.find("causality:") != std::string::npos);
+    CHECK(violations.find("completeness:") != std::string::npos);
+    // With aggregation and the same clocks, the same checker passes.
+    TempDir good;
+    RunSummary control = Run(good, OnePipeScenario(kFatTree4, "", R"("interval": "20us")"),
+                             {"clocks.offset.min=-5us", "clocks.offset.max=5us"});
+    const CheckReport passed = onepipe::CheckRun(control.runDir);
+    INFO(Violations(passed));
+    CHECK(passed.Ok());
+    CHECK(Metric(control, "late_drops") == 0);
+}
+
+TEST_CASE("Idle delivery latency overhead is about half a beacon interval plus clock skew",
+          "[onepipe][latency]")
+{
+    InitIncsim();
+    // Paper Sec. 7.2: 1.7-2.3 us average overhead at a 3 us beacon interval and 0.3 us mean
+    // skew, on an idle network. Here clock offsets are uniform in +-300 ns (mean pairwise
+    // difference 200 ns). Tolerance: the overhead must lie within I/2 + [-0.3, +1.3] us, and
+    // doubling the interval must add I/2 more (within 0.5 us).
+    auto overhead = [](const std::string& interval) {
+        const std::string idle = R"("pattern": "unicast", "interval": "50us")";
+        TempDir ordered;
+        TempDir unordered;
+        RunSummary a = Run(ordered,
+                           OnePipeScenario(kFatTree4, fmt::format(R"("beacon_interval": "{}")", interval),
+                                    idle),
+                           {"duration=2ms"});
+        RunSummary b = Run(unordered, OnePipeScenario(kFatTree4, R"("ordering": "none")", idle),
+                           {"duration=2ms"});
+        REQUIRE(Metric(a, "messages_delivered") > 500);
+        return Metric(a, "latency_mean_us") - Metric(b, "latency_mean_us");
+    };
+    const double at3 = overhead("3us");
+    const double at6 = overhead("6us");
+    INFO("overhead at 3us: " << at3 << " us, at 6us: " << at6 << " us");
+    CHECK(at3 >= 1.5 - 0.3);
+    CHECK(at3 <= 1.5 + 1.3);
+    CHECK(at6 - at3 >= 1.5 - 0.5);
+    CHECK(at6 - at3 <= 1.5 + 0.5);
+}
+
+TEST_CASE("Beacon bandwidth per link does not grow with the topology", "[onepipe][beacons]")
+{
+    InitIncsim();
+    // Paper Fig. 13b: about 0.3% of a 100G link at a 3 us interval, whatever the scale.
+    auto overhead = [](int k) {
+        TempDir dir;
+        RunSummary run =
+            Run(dir,
+                OnePipeScenario(fmt::format(R"({{"generator": "fat-tree", "params": {{"k": {}}}}})", k),
+                         "", R"("pattern": "unicast", "interval": "100us")"),
+                {"duration=300us"});
+        return Metric(run, "beacon_overhead_mean");
+    };
+    const double k4 = overhead(4);
+    const double k8 = overhead(8);
+    INFO("k=4: " << k4 << ", k=8: " << k8);
+    CHECK(k4 > 0.002);
+    CHECK(k4 < 0.006);
+    CHECK(k8 / k4 > 0.8);
+    CHECK(k8 / k4 < 1.25);
+}
+
+TEST_CASE("1Pipe runs are deterministic", "[onepipe][determinism]")
+{
+    InitIncsim();
+    const std::string scenario = OnePipeScenario(kFatTree4, R"("processes_per_host": 2)",
+                                          R"("interval": "10us")", R"("links": {"loss": 1e-3},)");
+    TempDir first;
+    TempDir second;
+    Run(first, scenario, {"duration=150us"});
+    Run(second, scenario, {"duration=150us"});
+    for (const char* trace : {"onepipe_sends.csv", "onepipe_deliveries.csv",
+                              "onepipe_failures.csv", "metrics.json"})
+    {
+        INFO(trace);
+        CHECK(ReadFile(first.File(trace)) == ReadFile(second.File(trace)));
+    }
+}
+
+TEST_CASE("The logical clock orders messages without clock synchronisation",
+          "[onepipe][logical-clock]")
+{
+    InitIncsim();
+    TempDir dir;
+    // Host clocks tens of microseconds apart and drifting; no synchronisation.
+    RunSummary run = Run(dir, OnePipeScenario(kFatTree4, R"("clock": "logical")", R"("interval": "5us")"),
+                         {"clocks.offset.min=-20us", "clocks.offset.max=20us",
+                          "clocks.drift_ppm=100", "duration=1ms"});
+    const CheckReport report = onepipe::CheckRun(run.runDir);
+    INFO(Violations(report));
+    CHECK(report.Ok());
+    CHECK(Metric(run, "delivery_ratio") > 0.9);
+}
+
+TEST_CASE("1Pipe refuses topologies and routes it cannot order", "[onepipe][config]")
+{
+    InitIncsim();
+    TempDir dir;
+    // A ring: traffic from one neighbour goes on to the other, a valley in up-down terms.
+    const std::string ring = OnePipeScenario(R"({"file": "tests/data/ring4.json"})", "", "");
+    CHECK_THROWS_WITH(Run(dir, ring),
+                      Catch::Contains("1Pipe needs up-down routes") &&
+                          Catch::Contains("up again to"));
+    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("program": "forward")", "")),
+                      Catch::Contains("MyIngress.onepipe_config"));
+    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("beacon_intervall": "3us")", "")),
+                      Catch::Contains("beacon_intervall"));
+}

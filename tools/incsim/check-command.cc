@@ -1,0 +1,55 @@
+#include "tools/incsim/commands.h"
+
+#include "sim/core/diagnostics.h"
+#include "sim/runner/protocol.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <memory>
+
+namespace incsim::cli
+{
+
+void
+AddCheckCommand(CLI::App& app)
+{
+    auto runDir = std::make_shared<std::string>();
+    CLI::App* cmd = app.add_subcommand(
+        "check", "Verify a protocol's guarantees (total order, serializability, ...) on a run "
+                 "directory's traces; exits 1 if any is violated");
+    cmd->add_option("RUN_DIR", *runDir, "run directory written by `incsim run`")->required();
+    cmd->callback([runDir]() {
+        const std::string path = *runDir + "/scenario.resolved.json";
+        std::ifstream in(path);
+        if (!in)
+        {
+            throw InputError(path, "", "cannot read the run's resolved scenario");
+        }
+        const nlohmann::json scenario = nlohmann::json::parse(in);
+        const std::string name =
+            scenario.value("/protocol/name"_json_pointer, std::string("(none)"));
+        const ProtocolInfo* protocol = Protocols().Find(name);
+        if (protocol == nullptr || !protocol->check)
+        {
+            throw InputError(path, "/protocol/name",
+                             fmt::format("protocol \"{}\" has no checker", name));
+        }
+        const CheckReport report = protocol->check(*runDir);
+        for (const std::string& line : report.passed)
+        {
+            fmt::print("ok    {}\n", line);
+        }
+        for (const std::string& line : report.violations)
+        {
+            fmt::print("FAIL  {}\n", line);
+        }
+        if (!report.Ok())
+        {
+            throw ExitStatus{1};
+        }
+    });
+}
+
+} // namespace incsim::cli
