@@ -281,6 +281,8 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"processes", m_processes.size()},
         {"messages_sent", m_stats.messagesSent},
         {"messages_delivered", m_stats.messagesDelivered},
+        {"packets_sent", m_stats.packetsSent},
+        {"acks_sent", m_stats.acksSent},
         {"delivery_ratio", m_stats.messagesSent
                                ? double(m_stats.messagesDelivered) / m_stats.messagesSent
                                : 0.0},
