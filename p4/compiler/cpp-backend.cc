@@ -1336,7 +1336,7 @@ class Generator
             if (op == BinaryOp::Eq || op == BinaryOp::Ne || op == BinaryOp::BitAnd ||
                 op == BinaryOp::BitOr || op == BinaryOp::BitXor)
             {
-                return fmt::format("({} {} {})", Value(*binary.left), CppOperator(op),
+                return fmt::format("({} {} {})", Value(*binary.left), ToString(op),
                                    Value(*binary.right));
             }
             Unsupported(binary.location, std::string("'") + ToString(op) +
@@ -1365,7 +1365,7 @@ class Generator
         case BinaryOp::Add:
         case BinaryOp::Sub:
         case BinaryOp::Mul:
-            return Masked(fmt::format("({} {} {})", a, CppOperator(op), b), width);
+            return Masked(fmt::format("({} {} {})", a, ToString(op), b), width);
         case BinaryOp::Div:
         case BinaryOp::Mod:
             if (isSigned)
@@ -1386,40 +1386,8 @@ class Generator
         case BinaryOp::Concat:
             return fmt::format("(({} << {}) | {})", a, Width(binary.right->type), b);
         default:
-            return fmt::format("({} {} {})", a, CppOperator(op), b);
-        }
-    }
-
-    static const char* CppOperator(BinaryOp op)
-    {
-        switch (op)
-        {
-        case BinaryOp::Mul:
-            return "*";
-        case BinaryOp::Add:
-            return "+";
-        case BinaryOp::Sub:
-            return "-";
-        case BinaryOp::BitAnd:
-            return "&";
-        case BinaryOp::BitOr:
-            return "|";
-        case BinaryOp::BitXor:
-            return "^";
-        case BinaryOp::Lt:
-            return "<";
-        case BinaryOp::Le:
-            return "<=";
-        case BinaryOp::Gt:
-            return ">";
-        case BinaryOp::Ge:
-            return ">=";
-        case BinaryOp::Eq:
-            return "==";
-        case BinaryOp::Ne:
-            return "!=";
-        default:
-            return "?";
+            // The remaining operators are spelled alike in P4 and C++.
+            return fmt::format("({} {} {})", a, ToString(op), b);
         }
     }
 

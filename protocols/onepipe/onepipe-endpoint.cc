@@ -231,7 +231,7 @@ OnePipeEndpoint::DoReceive(const Datagram& datagram)
     default:
         break;
     }
-    if (config.ordered && config.barriersInData)
+    if (config.ordered)
     {
         m_host->ObserveBarrier(header.barrier);
     }

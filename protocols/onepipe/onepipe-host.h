@@ -25,10 +25,6 @@ class OnePipeEndpoint;
 struct HostConfig
 {
     int64_t beaconIntervalNs = 3000;
-    /// Chip: data packets carry aggregated barriers, so hosts take barriers from every packet.
-    /// Switch CPU and host representatives aggregate beacons only, so hosts take barriers from
-    /// beacons only.
-    bool barriersInData = true;
     /// false: the unordered baseline (no barriers, no beacons; delivery on arrival).
     bool ordered = true;
     bool logicalClock = false;

@@ -8,6 +8,7 @@
 #include "sim/host/host-node.h"
 #include "sim/net/egress-port.h"
 #include "sim/net/headers.h"
+#include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
 #include "sim/switch/p4-pipeline.h"
@@ -27,16 +28,6 @@ constexpr uint32_t kProgramPorts = 32;
 constexpr uint16_t kAllPortsGroup = 1;
 /// A beacon on the wire: a minimum-size frame plus preamble, FCS and gap.
 constexpr double kBeaconWireBytes = kMinFrameBytes + kWireOverheadBytes;
-
-double
-Percentile(const std::vector<int64_t>& sorted, double p)
-{
-    if (sorted.empty())
-    {
-        return 0.0;
-    }
-    return static_cast<double>(sorted[static_cast<size_t>(p * (sorted.size() - 1) + 0.5)]);
-}
 } // namespace
 
 Spec
@@ -135,7 +126,6 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_config.ackTimeoutPs = params.DurationNs("ack_timeout") * kPsPerNs;
     m_config.ackDelayPs = params.DurationNs("ack_delay") * kPsPerNs;
     m_config.priority = static_cast<uint8_t>(params.Int("priority"));
-    m_config.barriersInData = true;
     const uint64_t mtu = scenario.Section("links").SizeBytes("mtu");
     m_config.maxPayload = static_cast<uint32_t>(mtu - kIpv4HeaderBytes - kUdpHeaderBytes);
     if (mtu < kIpv4HeaderBytes + kUdpHeaderBytes + Header::kBytes + MessageHeader::kBytes + 1)
@@ -231,12 +221,6 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
 void
 OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
 {
-    std::vector<int64_t> latencies = m_stats.latenciesPs;
-    std::sort(latencies.begin(), latencies.end());
-    const double mean =
-        latencies.empty()
-            ? 0.0
-            : std::accumulate(latencies.begin(), latencies.end(), 0.0) / latencies.size();
     const double activeSeconds = m_activePs / 1e12;
     const double throughput = activeSeconds > 0 ? m_stats.messagesDelivered / activeSeconds : 0.0;
 
@@ -292,12 +276,6 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
           {"nic_full", m_stats.failuresNic}}},
         {"late_drops", m_stats.lateDrops},
         {"incomplete_drops", m_stats.incompleteDrops},
-        {"latency_mean_us", mean / 1e6},
-        {"latency_p5_us", Percentile(latencies, 0.05) / 1e6},
-        {"latency_p50_us", Percentile(latencies, 0.50) / 1e6},
-        {"latency_p95_us", Percentile(latencies, 0.95) / 1e6},
-        {"latency_p99_us", Percentile(latencies, 0.99) / 1e6},
-        {"latency_max_us", Percentile(latencies, 1.0) / 1e6},
         {"throughput_msgs_per_s", throughput},
         {"throughput_per_process_msgs_per_s",
          m_processes.empty() ? 0.0 : throughput / m_processes.size()},
@@ -306,6 +284,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"switch_beacons", switchBeacons},
         {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},
         {"beacon_overhead_max", overheadMax}};
+    AddLatencyMetrics(metrics, m_stats.latenciesPs, {5, 50, 95, 99});
 }
 
 void

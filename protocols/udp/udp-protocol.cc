@@ -4,6 +4,7 @@
 #include "sim/host/host-node.h"
 #include "sim/net/egress-port.h"
 #include "sim/net/headers.h"
+#include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace-outputs.h"
@@ -110,20 +111,6 @@ UdpProtocol::Install(World& world, const ParamView& params, const ParamView& wor
 void
 UdpProtocol::CollectMetrics(nlohmann::json& metrics) const
 {
-    std::vector<int64_t> latencies = m_stats.latenciesPs;
-    std::sort(latencies.begin(), latencies.end());
-    auto percentileUs = [&](double p) {
-        if (latencies.empty())
-        {
-            return 0.0;
-        }
-        size_t index = static_cast<size_t>(p * (latencies.size() - 1) + 0.5);
-        return latencies[index] / 1e6;
-    };
-    double mean = latencies.empty()
-                      ? 0.0
-                      : std::accumulate(latencies.begin(), latencies.end(), 0.0) /
-                            latencies.size() / 1e6;
     double seconds = m_activePs / 1e12;
     metrics = {{"messages_sent", m_stats.messagesSent},
                {"messages_delivered", m_stats.messagesDelivered},
@@ -133,13 +120,10 @@ UdpProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"delivery_ratio",
                 m_stats.messagesSent ? double(m_stats.messagesDelivered) / m_stats.messagesSent
                                      : 0.0},
-               {"latency_mean_us", mean},
-               {"latency_p50_us", percentileUs(0.50)},
-               {"latency_p99_us", percentileUs(0.99)},
-               {"latency_max_us", percentileUs(1.0)},
                {"goodput_gbps",
                 seconds > 0 ? m_stats.messagesDelivered * m_messageBytes * 8 / seconds / 1e9
                             : 0.0}};
+    AddLatencyMetrics(metrics, m_stats.latenciesPs, {50, 99});
 }
 
 void

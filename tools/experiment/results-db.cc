@@ -117,15 +117,35 @@ Flatten(const nlohmann::json& value, const std::string& prefix,
 
 } // namespace
 
+namespace
+{
+/// `text` between `quote`s, each `quote` inside doubled (SQL's escaping).
+std::string
+Quote(const std::string& text, char quote)
+{
+    std::string out(1, quote);
+    for (char c : text)
+    {
+        out += c;
+        if (c == quote)
+        {
+            out += c;
+        }
+    }
+    return out + quote;
+}
+} // namespace
+
 std::string
 QuoteIdentifier(const std::string& name)
 {
-    std::string out = "\"";
-    for (char c : name)
-    {
-        out += c == '"' ? "\"\"" : std::string(1, c);
-    }
-    return out + "\"";
+    return Quote(name, '"');
+}
+
+std::string
+QuoteLiteral(const std::string& text)
+{
+    return Quote(text, '\'');
 }
 
 std::vector<std::pair<std::string, double>>

@@ -90,6 +90,8 @@ class ResultsDb
 
 /// `name` as an SQL identifier, in double quotes.
 std::string QuoteIdentifier(const std::string& name);
+/// `text` as an SQL string literal, in single quotes.
+std::string QuoteLiteral(const std::string& text);
 
 /// metrics.json flattened to dotted names with numeric values (booleans as 0/1).
 std::vector<std::pair<std::string, double>> FlattenMetrics(const nlohmann::json& metrics);

@@ -15,17 +15,6 @@ namespace
 {
 
 std::string
-QuoteLiteral(const std::string& text)
-{
-    std::string out = "'";
-    for (char c : text)
-    {
-        out += c == '\'' ? "''" : std::string(1, c);
-    }
-    return out + "'";
-}
-
-std::string
 CsvField(const std::string& text)
 {
     if (text.find_first_of(",\"\n") == std::string::npos)
@@ -47,7 +36,7 @@ DeclaredColumns(const experiment::ResultsDb& db, const std::string& sweep)
     std::vector<std::string> parameters;
     std::vector<std::string> metrics;
     const auto rows = db.Query("SELECT parameters, metrics FROM sweeps" +
-                               (sweep.empty() ? "" : " WHERE name = " + QuoteLiteral(sweep)) +
+                               (sweep.empty() ? "" : " WHERE name = " + experiment::QuoteLiteral(sweep)) +
                                " ORDER BY name");
     const auto add = [](std::vector<std::string>& to, const std::string& json) {
         for (const auto& item : nlohmann::json::parse(json))
@@ -110,14 +99,14 @@ AddResultsCommand(CLI::App& app)
         for (const std::string& metric : metrics)
         {
             sql += ", (SELECT value FROM metrics m WHERE m.run_id = r.run_id AND m.name = " +
-                   QuoteLiteral(metric) + ") AS " + experiment::QuoteIdentifier(metric);
+                   experiment::QuoteLiteral(metric) + ") AS " + experiment::QuoteIdentifier(metric);
         }
         sql += " FROM runs r";
         std::vector<std::string> conditions;
         if (!args->sweep.empty())
         {
             conditions.push_back("r.run_id IN (SELECT run_id FROM sweep_runs WHERE sweep = " +
-                                 QuoteLiteral(args->sweep) + ")");
+                                 experiment::QuoteLiteral(args->sweep) + ")");
         }
         if (!args->where.empty())
         {
