@@ -25,7 +25,8 @@
  * the switch's beacon generator injects one TICK packet on the CPU port (as Tofino's packet
  * generator would). The tick expires silent ports and is multicast to every connected port
  * (group ALL_PORTS_GROUP); in egress each copy leaves as a beacon if its port carried no 1Pipe
- * packet since the previous tick, or if the port's barrier has advanced since it last sent one.
+ * packet (data or beacon) since the previous tick, or if the port's barrier has advanced since
+ * it last sent one.
  * A beacon arriving from a neighbour is consumed, and if it advanced B_up or B_all it is
  * multicast like a tick, to the ports whose barrier advanced: barriers then cross an idle
  * switch at once instead of waiting for its next tick. Hosts send their beacons at the same
@@ -34,9 +35,13 @@
  *
  * Control-plane contract:
  *   MyIngress.onepipe_config   keyless; default action configure(up_ports, cpu_port,
- *                              timeout_us, priority, aggregate). aggregate 0 turns barrier
- *                              aggregation off (packets keep the sender's barrier; beacons
- *                              are consumed): the negative control of the tests.
+ *                              timeout_us, priority, mode). mode MODE_CHIP aggregates here;
+ *                              MODE_CPU forwards data untouched and sends every beacon to
+ *                              cpu_port, where the switch CPU (or a host representative)
+ *                              aggregates (paper 6.2.2, 6.2.3); a beacon from cpu_port is a
+ *                              packet-out to the port in its PSN field. MODE_OFF turns aggregation
+ *                              off (packets keep the sender's barrier; beacons are
+ *                              consumed): the negative control of the tests.
  *   MyIngress.live_ports       register<bit<32>>(1): cell 0, the connected ports at start.
  *   multicast group ALL_PORTS_GROUP: one copy per connected port.
  *   MyEgress.beacons_sent      counter: beacons sent per port (for overhead figures).
@@ -59,6 +64,10 @@ const bit<8> OP_ACK = 2;
 const bit<8> OP_NAK = 3;
 const bit<8> OP_BEACON = 4;
 const bit<8> OP_TICK = 5;
+
+const bit<2> MODE_OFF = 0;
+const bit<2> MODE_CHIP = 1;
+const bit<2> MODE_CPU = 2;
 
 #define BARRIER_MAX 48w0xffffffffffff
 
@@ -85,7 +94,7 @@ struct metadata_t {
     bit<9>  cpu_port;
     bit<48> timeout_us;
     bit<3>  onepipe_priority;
-    bit<1>  aggregate;
+    bit<2>  mode;
     bit<1>  beacon_out;   // leaves as a beacon; egress decides per port
     bit<1>  tick;
     bit<48> b_up;
@@ -255,12 +264,12 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     register<bit<48>>(2) high_water;      // highest B_up (0) and B_all (1) stamped so far
 
     action configure(bit<32> up_ports, bit<9> cpu_port, bit<48> timeout_us, bit<3> priority,
-                     bit<1> aggregate) {
+                     bit<2> mode) {
         meta.up_ports = up_ports;
         meta.cpu_port = cpu_port;
         meta.timeout_us = timeout_us;
         meta.onepipe_priority = priority;
-        meta.aggregate = aggregate;
+        meta.mode = mode;
     }
 
     table onepipe_config {
@@ -285,7 +294,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     apply {
         onepipe_config.apply();
         bool is_beacon = hdr.onepipe.isValid() && hdr.ethernet.etherType == ETHERTYPE_ONEPIPE;
-        bool aggregated = hdr.onepipe.isValid() && meta.aggregate == 1;
+        bool aggregated = hdr.onepipe.isValid() && meta.mode == MODE_CHIP;
         bit<32> live;
         live_ports.read(live, 0);
         bit<48> up_high;
@@ -338,7 +347,17 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             }
         }
         if (is_beacon) {
-            consume();
+            if (meta.mode == MODE_CPU) {
+                if (standard_metadata.ingress_port == meta.cpu_port) {
+                    // packet-out: the CPU names the output port in the PSN field
+                    standard_metadata.egress_spec = (bit<9>)hdr.onepipe.psn;
+                } else {
+                    standard_metadata.egress_spec = meta.cpu_port;
+                }
+                standard_metadata.priority = meta.onepipe_priority;
+            } else {
+                consume();
+            }
             return;
         }
         if (!hdr.ipv4.isValid()) {
@@ -372,7 +391,7 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
     counter(32, CounterType.packets) beacons_sent;
 
     apply {
-        if (!hdr.onepipe.isValid() || meta.aggregate == 0) {
+        if (!hdr.onepipe.isValid() || meta.mode != MODE_CHIP) {
             return;
         }
         bit<32> port = (bit<32>)standard_metadata.egress_port;
@@ -399,6 +418,9 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
             return;
         }
         sent_barrier.write(port, b);
+        if (meta.tick == 0) {
+            busy.write(port, 1);    // a triggered beacon also spares the port the next tick's
+        }
         beacons_sent.count(port);
         hdr.ethernet.dstAddr = 0xffffffffffff;
         hdr.ethernet.etherType = ETHERTYPE_ONEPIPE;

@@ -2,8 +2,6 @@
 
 #include "protocols/onepipe/onepipe-wire.h"
 #include "sim/core/sim-time.h"
-#include "sim/net/frame.h"
-#include "sim/net/headers.h"
 #include "sim/switch/switch-device.h"
 
 #include <ns3/simulator.h>
@@ -35,14 +33,9 @@ BeaconGenerator::Tick()
 {
     if (m_device.IsUp())
     {
-        FramePtr frame = FramePool::Instance().Allocate();
-        std::memset(frame->data, 0, kEthernetHeaderBytes);
-        StoreBe16(frame->data + 12, kEtherType);
         Header header;
         header.opcode = Opcode::Tick;
-        header.Write(frame->data + kEthernetHeaderBytes);
-        frame->length = kEthernetHeaderBytes + Header::kBytes;
-        frame->wireLength = kMinFrameBytes;
+        FramePtr frame = MakeBeaconFrame(0, header, 0);
         m_device.InjectFromCpu(std::move(frame));
     }
     m_event = ns3::Simulator::Schedule(ns3::NanoSeconds(m_intervalNs), &BeaconGenerator::Tick, this);

@@ -231,7 +231,7 @@ OnePipeEndpoint::DoReceive(const Datagram& datagram)
     default:
         break;
     }
-    if (config.ordered)
+    if (config.ordered && config.barrierInData)
     {
         m_host->ObserveBarrier(header.barrier);
     }

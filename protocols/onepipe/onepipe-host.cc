@@ -69,24 +69,11 @@ OnePipeHost::SendBeacon()
 {
     if (m_host->IsUp())
     {
-        FramePtr frame = FramePool::Instance().Allocate();
-        uint8_t* data = frame->data;
-        const uint64_t broadcast = 0xFFFFFFFFFFFFull;
-        const uint64_t mac = NodeMac(m_host->NodeId());
-        for (int i = 0; i < 6; ++i)
-        {
-            data[i] = static_cast<uint8_t>(broadcast >> (40 - 8 * i));
-            data[6 + i] = static_cast<uint8_t>(mac >> (40 - 8 * i));
-        }
-        StoreBe16(data + 12, kEtherType);
         Header header;
         header.messageTs = Timestamp();
         header.barrier = header.messageTs;
         header.opcode = Opcode::Beacon;
-        header.Write(data + kEthernetHeaderBytes);
-        frame->length = kEthernetHeaderBytes + Header::kBytes;
-        frame->wireLength = std::max(frame->length, kMinFrameBytes);
-        frame->meta.priority = m_config.priority;
+        FramePtr frame = MakeBeaconFrame(NodeMac(m_host->NodeId()), header, m_config.priority);
         if (m_host->SendFrame(0, std::move(frame)))
         {
             ++m_stats->hostBeacons;

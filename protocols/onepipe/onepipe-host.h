@@ -27,6 +27,9 @@ struct HostConfig
     int64_t beaconIntervalNs = 3000;
     /// false: the unordered baseline (no barriers, no beacons; delivery on arrival).
     bool ordered = true;
+    /// Barriers come in data packets as well as beacons (the chip stamps data; off the chip,
+    /// data keeps its sender's barrier and only beacons count).
+    bool barrierInData = true;
     bool logicalClock = false;
     double clockGainPerNs = 0;
     uint8_t priority = 0;

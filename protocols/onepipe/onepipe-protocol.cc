@@ -42,6 +42,19 @@ OnePipeProtocol::ParamsSpec()
                "the switch P4 program (compiled into incsim) that aggregates barriers, with "
                "onepipe.p4's control-plane contract",
                "onepipe")
+        .Field("incarnation", Spec::Enum({"chip", "switch-cpu", "host-representative"}),
+               "where switches aggregate barriers: the programmable chip (per packet), the "
+               "switch CPU (beacons only, each costing /switches/cpu_service_time), or a host "
+               "representative per switch (beacons only, representative_cost each, "
+               "representative_delay away); off the chip, hosts take barriers from beacons only",
+               "chip")
+        .Field("representative_delay", Spec::Duration(),
+               "host-representative: one way between a switch and its representative host",
+               "1us")
+        .Field("representative_cost", Spec::Duration().Min(1),
+               "host-representative: the representative's CPU time per beacon received, and per "
+               "broadcast",
+               "100ns")
         .Field("aggregation", Spec::Bool(),
                "barrier aggregation in the switches; false is the tests' negative control "
                "(packets keep their sender's barrier)",
@@ -92,6 +105,8 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
                                  uint32_t upPorts) const
 {
     p4rt::ControlPlane& control = pipeline.Control();
+    // onepipe.p4's MODE_OFF, MODE_CHIP, MODE_CPU
+    const uint64_t mode = !m_aggregate ? 0 : m_incarnation == Incarnation::Chip ? 1 : 2;
     const int64_t timeoutNs = m_config.beaconIntervalNs * m_portTimeoutIntervals;
     control.SetDefaultAction("MyIngress.onepipe_config", "configure",
                              {{"up_ports", p4rt::BitString(upPorts)},
@@ -99,7 +114,7 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
                               {"timeout_us", p4rt::BitString(static_cast<uint64_t>(
                                                  (timeoutNs + 999) / 1000))},
                               {"priority", p4rt::BitString(m_config.priority)},
-                              {"aggregate", p4rt::BitString(m_aggregate ? 1 : 0)}});
+                              {"mode", p4rt::BitString(mode)}});
     std::vector<p4rt::Replica> replicas;
     uint32_t connected = 0;
     for (uint32_t port = 0; port < device.NumPorts(); ++port)
@@ -112,12 +127,55 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
 }
 
 void
+OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
+                                      const std::vector<uint32_t>& upPorts)
+{
+    if (m_incarnation == Incarnation::Chip)
+    {
+        for (const auto& device : world.Switches())
+        {
+            m_generators.push_back(
+                std::make_unique<BeaconGenerator>(*device, m_config.beaconIntervalNs));
+            m_generators.back()->Start();
+        }
+        return;
+    }
+    BeaconProcessorConfig config;
+    config.intervalNs = m_config.beaconIntervalNs;
+    config.portTimeoutIntervals = m_portTimeoutIntervals;
+    config.priority = m_config.priority;
+    const bool representative = m_incarnation == Incarnation::HostRepresentative;
+    const int64_t representativeCostNs = params.DurationNs("representative_cost");
+    config.linkDelayPs = representative ? params.DurationNs("representative_delay") * kPsPerNs : 0;
+    config.broadcastDelayPs =
+        (representative ? representativeCostNs
+                        : world.GetScenario().Section("switch").DurationNs("cpu_service_time")) *
+        kPsPerNs;
+    for (const auto& device : world.Switches())
+    {
+        if (representative)
+        {
+            device->SetAttribute("CpuServiceTime",
+                                 ns3::TimeValue(ns3::NanoSeconds(representativeCostNs)));
+        }
+        config.upPorts = upPorts[device->NodeId()];
+        m_processors.push_back(std::make_unique<BeaconProcessor>(*device, config));
+        m_processors.back()->Start();
+    }
+}
+
+void
 OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView& workload)
 {
     m_world = &world;
     const Scenario& scenario = world.GetScenario();
     m_config.ordered = params.String("ordering") == "total";
     m_aggregate = params.Bool("aggregation");
+    const std::string& incarnation = params.String("incarnation");
+    m_incarnation = incarnation == "switch-cpu"            ? Incarnation::SwitchCpu
+                    : incarnation == "host-representative" ? Incarnation::HostRepresentative
+                                                           : Incarnation::Chip;
+    m_config.barrierInData = m_incarnation == Incarnation::Chip;
     m_config.beaconIntervalNs = params.DurationNs("beacon_interval");
     m_portTimeoutIntervals = params.Int("port_timeout");
     m_config.processesPerHost = static_cast<uint32_t>(params.Int("processes_per_host"));
@@ -154,12 +212,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
             [this, upPorts](P4Pipeline& pipeline, SwitchDevice& device) {
                 ConfigureSwitch(pipeline, device, upPorts[device.NodeId()]);
             }));
-        for (const auto& device : world.Switches())
-        {
-            m_generators.push_back(
-                std::make_unique<BeaconGenerator>(*device, m_config.beaconIntervalNs));
-            m_generators.back()->Start();
-        }
+        InstallBeaconSources(world, params, upPorts);
     }
 
     ScatterWorkload traffic;
@@ -242,7 +295,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         for (const auto& device : m_world->Switches())
         {
             auto* pipeline = dynamic_cast<P4Pipeline*>(device->GetPipeline());
-            if (pipeline == nullptr)
+            if (pipeline == nullptr || m_incarnation != Incarnation::Chip)
             {
                 continue;
             }
@@ -253,6 +306,15 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
                 switchBeacons += counter.Packets(port);
                 addDirection(counter.Packets(port),
                              m_world->PortOf(device->NodeId(), port).RateBps());
+            }
+        }
+        for (const auto& processor : m_processors)
+        {
+            for (uint32_t port = 0; port < processor->NumPorts(); ++port)
+            {
+                switchBeacons += processor->BeaconsSent(port);
+                addDirection(processor->BeaconsSent(port),
+                             m_world->PortOf(processor->Device().NodeId(), port).RateBps());
             }
         }
         for (const auto& host : m_hosts)

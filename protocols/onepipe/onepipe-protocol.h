@@ -2,6 +2,7 @@
 #define INCSIM_ONEPIPE_ONEPIPE_PROTOCOL_H
 
 #include "protocols/onepipe/beacon-generator.h"
+#include "protocols/onepipe/beacon-processor.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "protocols/onepipe/onepipe-host.h"
 #include "protocols/onepipe/scatter-workload.h"
@@ -21,7 +22,9 @@ namespace incsim::onepipe
 {
 
 /// "onepipe": best-effort 1Pipe (Li et al., SIGCOMM 2021, Sec. 4 and 6). Switches run
-/// p4/onepipe.p4 with a beacon generator each; every host runs a OnePipeHost and
+/// p4/onepipe.p4; in the "chip" incarnation the chip aggregates barriers and a beacon generator
+/// per switch ticks it, in "switch-cpu" and "host-representative" a BeaconProcessor behind the
+/// CPU port does (Sec. 6.2.2, 6.2.3). Every host runs a OnePipeHost and
 /// processes_per_host OnePipeEndpoint processes, each driven by a ScatterApp.
 /// With ordering "none" it is the unordered baseline: the same endpoints and traffic over
 /// plain forwarding, delivering on arrival.
@@ -39,9 +42,19 @@ class OnePipeProtocol : public Protocol
     size_t NumProcesses() const { return m_processes.size(); }
 
   private:
+    enum class Incarnation
+    {
+        Chip,
+        SwitchCpu,
+        HostRepresentative
+    };
+
     void ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device, uint32_t upPorts) const;
+    void InstallBeaconSources(World& world, const ParamView& params,
+                              const std::vector<uint32_t>& upPorts);
 
     HostConfig m_config;
+    Incarnation m_incarnation = Incarnation::Chip;
     bool m_aggregate = true;
     int64_t m_portTimeoutIntervals = 10;
     int64_t m_activePs = 0;
@@ -52,6 +65,7 @@ class OnePipeProtocol : public Protocol
     std::vector<ns3::Ptr<OnePipeEndpoint>> m_processes;
     std::vector<std::unique_ptr<ScatterApp>> m_apps;
     std::vector<std::unique_ptr<BeaconGenerator>> m_generators;
+    std::vector<std::unique_ptr<BeaconProcessor>> m_processors;
     World* m_world = nullptr;
 };
 

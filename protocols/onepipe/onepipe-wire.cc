@@ -2,8 +2,28 @@
 
 #include "sim/net/headers.h"
 
+#include <algorithm>
+
 namespace incsim::onepipe
 {
+
+FramePtr
+MakeBeaconFrame(uint64_t srcMac, const Header& header, uint8_t priority)
+{
+    FramePtr frame = FramePool::Instance().Allocate();
+    uint8_t* data = frame->data;
+    std::memset(data, 0xFF, 6);
+    for (int i = 0; i < 6; ++i)
+    {
+        data[6 + i] = static_cast<uint8_t>(srcMac >> (40 - 8 * i));
+    }
+    StoreBe16(data + 12, kEtherType);
+    header.Write(data + kEthernetHeaderBytes);
+    frame->length = kEthernetHeaderBytes + Header::kBytes;
+    frame->wireLength = std::max(frame->length, kMinFrameBytes);
+    frame->meta.priority = priority;
+    return frame;
+}
 
 void
 Store48(uint8_t* out, uint64_t value)

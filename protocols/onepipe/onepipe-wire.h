@@ -1,6 +1,8 @@
 #ifndef INCSIM_ONEPIPE_ONEPIPE_WIRE_H
 #define INCSIM_ONEPIPE_ONEPIPE_WIRE_H
 
+#include "sim/net/frame.h"
+
 #include <cstdint>
 
 namespace incsim::onepipe
@@ -66,6 +68,9 @@ struct AckHeader
     void Write(uint8_t* out) const;
     static AckHeader Read(const uint8_t* in);
 };
+
+/// A one-hop 1Pipe frame (beacon or tick): Ethernet broadcast from `srcMac`, then a Header.
+FramePtr MakeBeaconFrame(uint64_t srcMac, const Header& header, uint8_t priority);
 
 void Store48(uint8_t* out, uint64_t value);
 uint64_t Load48(const uint8_t* in);

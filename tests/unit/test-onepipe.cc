@@ -73,14 +73,17 @@ TEST_CASE("1Pipe keeps total order and causality under loss, skew, spraying and 
           "[onepipe][checker]")
 {
     InitIncsim();
-    // Every seed draws its own loss, clock offsets and drifts, traffic and process count.
-    for (int seed = 1; seed <= 4; ++seed)
+    // Every seed draws its own loss, clock offsets and drifts, traffic and process count; the
+    // seeds rotate through the three incarnations.
+    const char* incarnations[] = {"chip", "switch-cpu", "host-representative"};
+    for (int seed = 1; seed <= 6; ++seed)
     {
         TempDir dir;
         const std::string scenario =
             OnePipeScenario(kFatTree4,
-                     fmt::format(R"("processes_per_host": {}, "ack_timeout": "60us")",
-                                 1 + seed % 2),
+                     fmt::format(R"("processes_per_host": {}, "ack_timeout": "60us",
+                                    "incarnation": "{}")",
+                                 1 + seed % 2, incarnations[(seed - 1) % 3]),
                      R"("pattern": "scatter", "fanout": 5, "interval": "4us",
                         "message_size": "2000B")",
                      R"("routing": {"ecmp": "per-packet", "reconverge_delay": "40us"},
@@ -88,8 +91,8 @@ TEST_CASE("1Pipe keeps total order and causality under loss, skew, spraying and 
                                    {"at": "250us", "action": "link_up", "link": ["a0_0", "c0"]}],)");
         RunSummary run = Run(dir, scenario,
                              {fmt::format("seed={}", seed), fmt::format("links.loss={}", 2e-4 * seed),
-                              "clocks.drift_ppm=50"});
-        INFO("seed " << seed);
+                              "clocks.drift_ppm=50", "switch.cpu_service_time=300ns"});
+        INFO("seed " << seed << ", " << incarnations[(seed - 1) % 3]);
         const CheckReport report = onepipe::CheckRun(run.runDir);
         INFO(Violations(report));
         CHECK(report.Ok());
@@ -151,6 +154,39 @@ TEST_CASE("Idle delivery latency overhead is about half a beacon interval plus c
     CHECK(at3 <= 1.5 + 1.3);
     CHECK(at6 - at3 >= 1.5 - 0.5);
     CHECK(at6 - at3 <= 1.5 + 0.5);
+}
+
+TEST_CASE("Off-chip incarnations add their beacon processing delay at every hop",
+          "[onepipe][latency][incarnation]")
+{
+    InitIncsim();
+    // Paper 6.2.2-6.2.3: expected delay = base + (processing delay x hops + I/2 + skew). On a
+    // k=4 fat-tree barriers cross 5 switches (host, ToR, aggregation, core, aggregation, ToR,
+    // host), whatever the message's own path. A host representative 1 us away with 100 ns per
+    // beacon adds 2 x 1 us + 2 x 100 ns (receive, broadcast) per hop: 11 us, asserted within
+    // 1.5 us. The switch CPU (300 ns per beacon, its 4 ports' beacons arriving together) must
+    // land between the chip and that, above one service time per hop.
+    auto latency = [](const std::string& incarnation) {
+        TempDir dir;
+        RunSummary run = Run(dir,
+                             OnePipeScenario(kFatTree4,
+                                             fmt::format(R"("incarnation": "{}")", incarnation),
+                                             R"("pattern": "unicast", "interval": "50us")"),
+                             {"duration=1ms", "switch.cpu_service_time=300ns"});
+        const CheckReport report = onepipe::CheckRun(run.runDir);
+        INFO(incarnation << ": " << Violations(report));
+        CHECK(report.Ok());
+        return Metric(run, "latency_mean_us");
+    };
+    const double chip = latency("chip");
+    const double cpu = latency("switch-cpu");
+    const double representative = latency("host-representative");
+    INFO("chip " << chip << " us, switch CPU " << cpu << " us, representative " << representative
+                 << " us");
+    CHECK(representative - chip >= 11.0 - 1.5);
+    CHECK(representative - chip <= 11.0 + 1.5);
+    CHECK(cpu - chip >= 5 * 0.3);
+    CHECK(cpu < representative);
 }
 
 TEST_CASE("Beacon bandwidth per link does not grow with the topology", "[onepipe][beacons]")

@@ -1,0 +1,93 @@
+#ifndef INCSIM_ONEPIPE_BEACON_PROCESSOR_H
+#define INCSIM_ONEPIPE_BEACON_PROCESSOR_H
+
+#include "sim/net/frame.h"
+
+#include <ns3/event-id.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace incsim
+{
+class SwitchDevice;
+}
+
+namespace incsim::onepipe
+{
+
+/// How a BeaconProcessor reaches the switch and how long its work takes.
+struct BeaconProcessorConfig
+{
+    int64_t intervalNs = 3000;
+    /// Beacon intervals without a beacon after which an input port stops counting.
+    int64_t portTimeoutIntervals = 10;
+    /// Ports towards a switch of the same or a higher tier (see onepipe.p4).
+    uint32_t upPorts = 0;
+    uint8_t priority = 0;
+    /// One way between the switch and the processor, on top of the switch's CPU-port service
+    /// time: zero for the switch CPU, the link and DMA for a host representative.
+    int64_t linkDelayPs = 0;
+    /// From deciding to broadcast until the beacons reach the switch's ingress (computing the
+    /// minimum and sending one beacon per port).
+    int64_t broadcastDelayPs = 0;
+};
+
+/// 1Pipe's barrier aggregation off the switching chip (paper 6.2.2 and 6.2.3): the chip runs
+/// onepipe.p4 in MODE_CPU, forwarding data untouched and handing every beacon to its CPU port.
+/// This processor, the switch CPU or a representative host, keeps the barrier of each input
+/// port, and sends beacons carrying the minimum over the live ports: at once on every output
+/// port whose barrier a received beacon advanced, and at every synchronized beacon time on the
+/// ports that had no beacon since the previous one (so a port hears at least one per interval,
+/// and usually just one). Beacons leave as packet-outs through the chip, so they
+/// queue behind the data already forwarded on each port (FIFO), which keeps the barrier a
+/// lower bound of later timestamps on the link. Live ports, their timeout and the admission
+/// of a returning port follow onepipe.p4.
+class BeaconProcessor
+{
+  public:
+    BeaconProcessor(SwitchDevice& device, const BeaconProcessorConfig& config);
+    ~BeaconProcessor();
+    BeaconProcessor(const BeaconProcessor&) = delete;
+    BeaconProcessor& operator=(const BeaconProcessor&) = delete;
+
+    /// Takes over the switch's CPU port and starts the beacon clock.
+    void Start();
+
+    uint64_t BeaconsSent(uint32_t port) const { return m_ports[port].beaconsSent; }
+    uint32_t NumPorts() const { return static_cast<uint32_t>(m_ports.size()); }
+    SwitchDevice& Device() const { return m_device; }
+
+  private:
+    struct Port
+    {
+        uint64_t barrier = 0;
+        int64_t lastSeenPs = 0;
+        bool live = true;
+        uint64_t sent = 0; ///< the last barrier broadcast on this port
+        bool busy = false; ///< had a beacon since the last tick
+        uint64_t beaconsSent = 0;
+    };
+
+    void FromChip(FramePtr frame);
+    /// After a crash the processor starts again from nothing, as the chip's registers do.
+    void Reset();
+    void Record(uint32_t port, uint64_t barrier);
+    void Tick();
+    /// Computes the barriers and sends them after the broadcast delay: to ports whose barrier
+    /// advanced, and on a tick also to ports without a beacon since the last tick.
+    void Broadcast(bool tick);
+    void Send(uint64_t up, uint64_t all, bool tick);
+
+    SwitchDevice& m_device;
+    BeaconProcessorConfig m_config;
+    std::vector<Port> m_ports;
+    uint64_t m_upHigh = 0;  ///< highest barrier broadcast on up ports
+    uint64_t m_allHigh = 0; ///< highest barrier broadcast on other ports
+    bool m_wasDown = false;
+    ns3::EventId m_tick;
+};
+
+} // namespace incsim::onepipe
+
+#endif
