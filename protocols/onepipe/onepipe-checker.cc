@@ -32,6 +32,21 @@ MessageName(uint64_t key)
     return fmt::format("message {}#{}", key >> 32, key & 0xFFFFFFFFu);
 }
 
+/// A scattering (all the messages a process sent with one timestamp): the unit receivers
+/// must agree on the order of. Timestamps are 48-bit.
+uint64_t
+ScatteringKey(uint64_t src, uint64_t ts)
+{
+    return (src << 48) | ts;
+}
+
+std::string
+ScatteringName(uint64_t key)
+{
+    return fmt::format("the scattering of process {} at ts {}", key >> 48,
+                       key & ((uint64_t{1} << 48) - 1));
+}
+
 struct Sent
 {
     uint64_t ts;
@@ -197,9 +212,14 @@ CheckRun(const std::string& runDir)
 
     Findings findings;
     std::unordered_set<uint64_t> delivered;
-    // Per receiver: the last (ts, src, seq) delivered and its message.
-    std::unordered_map<uint64_t, std::pair<std::tuple<uint64_t, uint64_t, uint64_t>, uint64_t>>
-        last;
+    // Per receiver: the last (ts, src, seq) delivered, its message and its scattering.
+    struct Last
+    {
+        std::tuple<uint64_t, uint64_t, uint64_t> order;
+        uint64_t message;
+        uint64_t scattering;
+    };
+    std::unordered_map<uint64_t, Last> last;
     std::unordered_map<uint64_t, std::vector<uint64_t>> next;
     std::unordered_map<uint64_t, uint32_t> indegree;
     uint64_t deliveries = 0;
@@ -237,23 +257,27 @@ CheckRun(const std::string& runDir)
                                          dst, MessageName(key), ts, clock, csv.Line()));
             }
             const auto order = std::make_tuple(ts, src, seq);
-            indegree.try_emplace(key, 0);
+            const uint64_t scattering = ScatteringKey(src, ts);
+            indegree.try_emplace(scattering, 0);
             auto previous = last.find(dst);
             if (previous != last.end())
             {
-                if (!(previous->second.first < order))
+                if (!(previous->second.order < order))
                 {
                     findings.Add("receiver order",
                                  fmt::format("process {} delivered {} (ts {}) after {} (ts {}) "
                                              "(line {})",
                                              dst, MessageName(key), ts,
-                                             MessageName(previous->second.second),
-                                             std::get<0>(previous->second.first), csv.Line()));
+                                             MessageName(previous->second.message),
+                                             std::get<0>(previous->second.order), csv.Line()));
                 }
-                next[previous->second.second].push_back(key);
-                ++indegree[key];
+                if (previous->second.scattering != scattering)
+                {
+                    next[previous->second.scattering].push_back(scattering);
+                    ++indegree[scattering];
+                }
             }
-            last[dst] = {order, key};
+            last[dst] = {order, key, scattering};
         }
     }
 
@@ -263,7 +287,7 @@ CheckRun(const std::string& runDir)
         findings.Add("total order",
                      fmt::format("no single order agrees with every receiver: {} is on a cycle "
                                  "of \"delivered before\" across receivers",
-                                 MessageName(stuck)));
+                                 ScatteringName(stuck)));
     }
 
     const bool lossless = NetworkDroppedNothing(runDir);

@@ -13,8 +13,9 @@ namespace incsim::onepipe
 ///   - nothing delivered that was never sent (to that receiver, with that timestamp);
 ///   - no message delivered twice;
 ///   - every receiver delivers in increasing (timestamp, sender, sequence) order;
-///   - total order: one global order agrees with every receiver's (the receivers' orders,
-///     joined, have no cycle), found without using the timestamps;
+///   - total order: one global order of scatterings (a sender's messages with one timestamp,
+///     such as the copies of a broadcast) agrees with every receiver's (the receivers' orders,
+///     joined, have no cycle), found without comparing timestamps;
 ///   - causality: a delivered timestamp is below the receiver's clock at delivery;
 ///   - conservation: every message sent at least ack_timeout + kSettleNs before the end was
 ///     delivered at its receiver or reported to its sender's send-failure callback;

@@ -257,3 +257,29 @@ TEST_CASE("1Pipe refuses topologies and routes it cannot order", "[onepipe][conf
     CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("beacon_intervall": "3us")", "")),
                       Catch::Contains("beacon_intervall"));
 }
+
+TEST_CASE("The checker finds receivers that disagree on the order of scatterings",
+          "[onepipe][checker]")
+{
+    // Two broadcasts, A (process 0, ts 100) and B (process 1, ts 200), to processes 2 and 3.
+    // Process 3 delivers B before A: its own order is wrong, and no single order agrees with
+    // both receivers.
+    TempDir dir;
+    WriteFile(dir.File("scenario.resolved.json"),
+              R"({"duration": "1ms", "protocol": {"params": {"ack_timeout": "200us"}}})");
+    WriteFile(dir.File("metrics.json"), R"({"network": {"drops": {}}})");
+    WriteFile(dir.File("onepipe_sends.csv"), "src,seq,dst,ts,bytes,send_ns\n"
+                                             "0,0,2,100,64,100\n0,1,3,100,64,100\n"
+                                             "1,0,2,200,64,200\n1,1,3,200,64,200\n");
+    WriteFile(dir.File("onepipe_failures.csv"), "src,seq,dst,ts,reason,time_ns\n");
+    WriteFile(dir.File("onepipe_deliveries.csv"),
+              "dst,src,seq,ts,dst_clock,deliver_ns,latency_ns\n"
+              "2,0,0,100,1000,1000,900\n2,1,0,200,1100,1100,900\n"
+              "3,1,1,200,1000,1000,800\n3,0,1,100,1100,1100,1000\n");
+    const CheckReport report = onepipe::CheckRun(dir.Path());
+    const std::string violations = Violations(report);
+    INFO(violations);
+    CHECK(violations.find("total order:") != std::string::npos);
+    CHECK(violations.find("receiver order:") != std::string::npos);
+    CHECK(violations.find("causality:") == std::string::npos);
+}

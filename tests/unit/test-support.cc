@@ -71,6 +71,16 @@ ReadFile(const std::string& path)
     return text.str();
 }
 
+void
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary);
+    if (!(out << text))
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+}
+
 bool
 FileExists(const std::string& path)
 {

@@ -55,6 +55,7 @@ class TempDir
 };
 
 std::string ReadFile(const std::string& path);
+void WriteFile(const std::string& path, const std::string& text);
 bool FileExists(const std::string& path);
 
 /// Runs the simulator until absolute simulated time `ps` (events at `ps` itself do not run).
