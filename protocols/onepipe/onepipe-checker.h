@@ -16,7 +16,9 @@ namespace incsim::onepipe
 ///   - total order: one global order of scatterings (a sender's messages with one timestamp,
 ///     such as the copies of a broadcast) agrees with every receiver's (the receivers' orders,
 ///     joined, have no cycle), found without comparing timestamps;
-///   - causality: a delivered timestamp is below the receiver's clock at delivery;
+///   - causality: a delivered timestamp is below the receiver's clock at delivery (1Pipe's
+///     timestamps only; the baselines' keys are sequence numbers or Lamport clocks, and a
+///     sequencer's keys are not known to their senders);
 ///   - conservation: every message sent at least ack_timeout + kSettleNs before the end was
 ///     delivered at its receiver or reported to its sender's send-failure callback;
 ///   - completeness: if metrics.json shows the network dropped nothing, every such message was

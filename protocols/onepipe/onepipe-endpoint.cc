@@ -333,15 +333,8 @@ OnePipeEndpoint::Deliver(const Ready& message)
 {
     ++m_stats->messagesDelivered;
     auto record = [this, message]() {
-        const int64_t now = NowPs();
-        const uint64_t clock = m_host->Timestamp();
-        const int64_t latency = now - m_stats->sendPs[message.src][message.sequence];
-        m_stats->latenciesPs.push_back(latency);
-        if (m_traces.deliveries)
-        {
-            m_traces.deliveries->Row(m_processId, message.src, message.sequence, message.ts, clock,
-                                     now / kPsPerNs, latency / kPsPerNs);
-        }
+        LogDelivery(*m_stats, m_traces, m_processId, message.src, message.sequence, message.ts,
+                    m_host->Timestamp());
         if (m_onReceive)
         {
             m_onReceive(Delivered{message.ts, message.src, message.sequence, message.bytes});

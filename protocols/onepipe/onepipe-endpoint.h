@@ -22,14 +22,6 @@ class CsvWriter;
 namespace incsim::onepipe
 {
 
-/// Trace files a run writes (each may be null: disabled).
-struct Traces
-{
-    CsvWriter* sends = nullptr;
-    CsvWriter* deliveries = nullptr;
-    CsvWriter* failures = nullptr;
-};
-
 /// One message of a scattering: a destination process and a size. The simulator does not
 /// carry payload bytes; a message is identified by (sender, sequence).
 struct Outgoing

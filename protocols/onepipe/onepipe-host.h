@@ -1,6 +1,7 @@
 #ifndef INCSIM_ONEPIPE_ONEPIPE_HOST_H
 #define INCSIM_ONEPIPE_ONEPIPE_HOST_H
 
+#include "protocols/onepipe/run-records.h"
 #include "protocols/onepipe/timestamp-clock.h"
 
 #include <ns3/event-id.h>
@@ -37,24 +38,6 @@ struct HostConfig
     uint32_t maxPayload = 1472; ///< UDP payload per packet
     int64_t ackTimeoutPs = 0;
     int64_t ackDelayPs = 0;
-};
-
-/// Counters of a whole run, shared by every host and process.
-struct Stats
-{
-    uint64_t messagesSent = 0; ///< one per destination of a scattering
-    uint64_t messagesDelivered = 0;
-    uint64_t packetsSent = 0;
-    uint64_t lateDrops = 0;         ///< arrived below the delivered barrier: dropped, NAKed
-    uint64_t incompleteDrops = 0;   ///< a fragment missing when the barrier passed
-    uint64_t failuresTimeout = 0;   ///< send failures: no ACK in time
-    uint64_t failuresNak = 0;
-    uint64_t failuresNic = 0;       ///< the NIC queue was full
-    uint64_t acksSent = 0;
-    uint64_t hostBeacons = 0;
-    std::vector<int64_t> latenciesPs;
-    /// True send time (ps) of each process's messages, by sequence number.
-    std::vector<std::vector<int64_t>> sendPs;
 };
 
 /// The 1Pipe library's per-host part (lib1pipe's polling thread): the host's timestamp clock,

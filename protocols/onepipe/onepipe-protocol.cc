@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 namespace incsim::onepipe
 {
@@ -34,10 +35,21 @@ Spec
 OnePipeProtocol::ParamsSpec()
 {
     return Spec::Object()
-        .Field("ordering", Spec::Enum({"total", "none"}),
+        .Field("ordering",
+               Spec::Enum({"total", "none", "sequencer-switch", "sequencer-host", "token",
+                           "lamport"}),
                "total: 1Pipe's total order; none: the unordered baseline (plain forwarding, "
-               "delivery on arrival, no beacons)",
+               "delivery on arrival, no beacons); the total-order broadcast baselines of Fig. 8 "
+               "(broadcast workloads only): a sequencer in a switch (p4/sequencer.p4 on the "
+               "highest-tier switch) or on the last host's NIC, token passing, or Lamport "
+               "timestamps with periodic exchange",
                "total")
+        .Field("sequencer_cost", Spec::Duration(),
+               "sequencer-host: the NIC's time per copy it sends", "10ns")
+        .Field("exchange_interval", Spec::Duration().Min(1),
+               "lamport: how often every process sends its clock to every other", "10us")
+        .OptionalField("process_hosts", Spec::Integer().Min(1),
+                       "how many hosts (the first ones) run processes (default: all)")
         .Field("program", Spec::String(),
                "the switch P4 program (compiled into incsim) that aggregates barriers, with "
                "onepipe.p4's control-plane contract",
@@ -169,7 +181,25 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
 {
     m_world = &world;
     const Scenario& scenario = world.GetScenario();
-    m_config.ordered = params.String("ordering") == "total";
+    const std::string& ordering = params.String("ordering");
+    m_config.ordered = ordering == "total";
+    std::optional<Baseline> baseline;
+    if (ordering == "sequencer-switch")
+    {
+        baseline = Baseline::SequencerSwitch;
+    }
+    else if (ordering == "sequencer-host")
+    {
+        baseline = Baseline::SequencerHost;
+    }
+    else if (ordering == "token")
+    {
+        baseline = Baseline::Token;
+    }
+    else if (ordering == "lamport")
+    {
+        baseline = Baseline::Lamport;
+    }
     m_aggregate = params.Bool("aggregation");
     const std::string& incarnation = params.String("incarnation");
     m_incarnation = incarnation == "switch-cpu"            ? Incarnation::SwitchCpu
@@ -235,7 +265,17 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_activePs = std::max<int64_t>(0, std::min(traffic.stopPs, world.DurationPs()) - traffic.startPs);
     m_durationPs = world.DurationPs();
 
-    const uint32_t numProcesses = numHosts * m_config.processesPerHost;
+    const uint32_t processHosts =
+        params.Has("process_hosts") ? static_cast<uint32_t>(params.Int("process_hosts")) : numHosts;
+    if (processHosts > numHosts)
+    {
+        params.Fail("process_hosts", fmt::format("the topology has {} hosts", numHosts));
+    }
+    const uint32_t numProcesses = processHosts * m_config.processesPerHost;
+    if (numProcesses < 2)
+    {
+        params.Fail("process_hosts", "1Pipe needs at least two processes");
+    }
     m_stats.sendPs.resize(numProcesses);
     Traces traces;
     traces.sends = world.Traces().Open("onepipe_sends",
@@ -246,20 +286,53 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     traces.failures = world.Traces().Open(
         "onepipe_failures", {"src", "seq", "dst", "ts", "reason", "time_ns"});
 
+    if (baseline)
+    {
+        if (traffic.pattern != ScatterWorkload::Pattern::Broadcast)
+        {
+            workload.Fail("pattern", fmt::format("the {} baseline is a total-order broadcast: "
+                                                 "use \"broadcast\"",
+                                                 ordering));
+        }
+        if (traffic.messageBytes + BaselineHeader::kBytes > m_config.maxPayload)
+        {
+            workload.Fail("message_size",
+                          fmt::format("the baselines send a message in one packet: at most {} "
+                                      "bytes with this MTU",
+                                      m_config.maxPayload - BaselineHeader::kBytes));
+        }
+        if (scenario.Section("links").Number("loss") > 0)
+        {
+            throw InputError(scenario.File(), "/links/loss",
+                             fmt::format("the {} baseline has no retransmission (the paper "
+                                         "compares on a lossless network): set the loss to 0",
+                                         ordering));
+        }
+        m_baselines = std::make_unique<BaselineInstaller>();
+        m_baselines->Install(world, *baseline, params, traffic, processHosts,
+                             BaselineSetup{numProcesses, m_config.processesPerHost,
+                                           m_config.priority, &m_stats, traces});
+        return;
+    }
+    // Every host beacons (its switch port would otherwise hold the barrier back until it
+    // timed out); the first processHosts run processes.
     for (uint32_t h = 0; h < numHosts; ++h)
     {
         HostNode& node = world.Host(h);
         auto host = ns3::CreateObject<OnePipeHost>();
         host->Configure(node, m_config, &m_stats);
-        for (uint32_t p = 0; p < m_config.processesPerHost; ++p)
+        for (uint32_t p = 0; p < m_config.processesPerHost && h < processHosts; ++p)
         {
             const uint32_t id = h * m_config.processesPerHost + p;
             auto process = ns3::CreateObject<OnePipeEndpoint>();
             node.Bind(static_cast<uint16_t>(kPortBase + p), process);
             process->Configure(*host, id, &m_stats, traces);
             host->AddProcess(PeekPointer(process));
-            m_apps.push_back(std::make_unique<ScatterApp>(*process, traffic, numProcesses,
-                                                          world.MakeRng("onepipe-workload", id)));
+            OnePipeEndpoint* raw = PeekPointer(process);
+            m_apps.push_back(std::make_unique<ScatterApp>(
+                id,
+                [raw](const std::vector<Outgoing>& scattering) { raw->UnreliableSend(scattering); },
+                traffic, numProcesses, world.MakeRng("onepipe-workload", id)));
             m_processes.push_back(process);
         }
         host->Start();
@@ -274,6 +347,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
 void
 OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
 {
+    const size_t processes = m_baselines ? m_baselines->NumProcesses() : m_processes.size();
     const double activeSeconds = m_activePs / 1e12;
     const double throughput = activeSeconds > 0 ? m_stats.messagesDelivered / activeSeconds : 0.0;
 
@@ -324,7 +398,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
     }
 
     metrics = {
-        {"processes", m_processes.size()},
+        {"processes", processes},
         {"messages_sent", m_stats.messagesSent},
         {"messages_delivered", m_stats.messagesDelivered},
         {"packets_sent", m_stats.packetsSent},
@@ -340,7 +414,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"incomplete_drops", m_stats.incompleteDrops},
         {"throughput_msgs_per_s", throughput},
         {"throughput_per_process_msgs_per_s",
-         m_processes.empty() ? 0.0 : throughput / m_processes.size()},
+         processes == 0 ? 0.0 : throughput / static_cast<double>(processes)},
         {"goodput_gbps", throughput * m_messageBytes * 8 / 1e9},
         {"host_beacons", m_stats.hostBeacons},
         {"switch_beacons", switchBeacons},

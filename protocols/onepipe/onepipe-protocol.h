@@ -1,6 +1,7 @@
 #ifndef INCSIM_ONEPIPE_ONEPIPE_PROTOCOL_H
 #define INCSIM_ONEPIPE_ONEPIPE_PROTOCOL_H
 
+#include "protocols/onepipe/baselines/baselines.h"
 #include "protocols/onepipe/beacon-generator.h"
 #include "protocols/onepipe/beacon-processor.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
@@ -27,7 +28,8 @@ namespace incsim::onepipe
 /// CPU port does (Sec. 6.2.2, 6.2.3). Every host runs a OnePipeHost and
 /// processes_per_host OnePipeEndpoint processes, each driven by a ScatterApp.
 /// With ordering "none" it is the unordered baseline: the same endpoints and traffic over
-/// plain forwarding, delivering on arrival.
+/// plain forwarding, delivering on arrival; the other orderings install the total-order
+/// broadcast baselines (BaselineInstaller) with the same traffic, traces and CPU model.
 class OnePipeProtocol : public Protocol
 {
   public:
@@ -66,6 +68,7 @@ class OnePipeProtocol : public Protocol
     std::vector<std::unique_ptr<ScatterApp>> m_apps;
     std::vector<std::unique_ptr<BeaconGenerator>> m_generators;
     std::vector<std::unique_ptr<BeaconProcessor>> m_processors;
+    std::unique_ptr<BaselineInstaller> m_baselines;
     World* m_world = nullptr;
 };
 

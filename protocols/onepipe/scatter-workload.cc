@@ -10,9 +10,10 @@
 namespace incsim::onepipe
 {
 
-ScatterApp::ScatterApp(OnePipeEndpoint& endpoint, const ScatterWorkload& workload,
+ScatterApp::ScatterApp(uint32_t self, Send send, const ScatterWorkload& workload,
                        uint32_t processes, Rng rng)
-    : m_endpoint(endpoint),
+    : m_self(self),
+      m_send(std::move(send)),
       m_workload(workload),
       m_processes(processes),
       m_rng(rng)
@@ -42,7 +43,7 @@ ScatterApp::Start()
 void
 ScatterApp::SendNext()
 {
-    const uint32_t self = m_endpoint.ProcessId();
+    const uint32_t self = m_self;
     std::vector<Outgoing> scattering;
     auto other = [&]() {
         const uint32_t pick = static_cast<uint32_t>(m_rng.UniformInt(m_processes - 1));
@@ -74,7 +75,7 @@ ScatterApp::SendNext()
         }
         break;
     }
-    m_endpoint.UnreliableSend(scattering);
+    m_send(scattering);
     ScheduleNext();
 }
 

@@ -1,16 +1,17 @@
 #ifndef INCSIM_ONEPIPE_SCATTER_WORKLOAD_H
 #define INCSIM_ONEPIPE_SCATTER_WORKLOAD_H
 
+#include "protocols/onepipe/onepipe-endpoint.h"
 #include "sim/core/rng.h"
 
 #include <ns3/event-id.h>
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 namespace incsim::onepipe
 {
-
-class OnePipeEndpoint;
 
 /// The traffic of the paper's microbenchmarks, for one process: scatterings at Poisson (or
 /// constant) intervals, each to every other process (broadcast, Fig. 8), one random process
@@ -32,10 +33,14 @@ struct ScatterWorkload
     int64_t stopPs = 0;
 };
 
+/// Drives one process: `send` is its scattering call (OnePipeEndpoint::UnreliableSend, or a
+/// baseline's broadcast).
 class ScatterApp
 {
   public:
-    ScatterApp(OnePipeEndpoint& endpoint, const ScatterWorkload& workload, uint32_t processes,
+    using Send = std::function<void(const std::vector<Outgoing>& scattering)>;
+
+    ScatterApp(uint32_t self, Send send, const ScatterWorkload& workload, uint32_t processes,
                Rng rng);
     ~ScatterApp();
     ScatterApp(const ScatterApp&) = delete;
@@ -47,7 +52,8 @@ class ScatterApp
     void SendNext();
     void ScheduleNext();
 
-    OnePipeEndpoint& m_endpoint;
+    uint32_t m_self;
+    Send m_send;
     ScatterWorkload m_workload;
     uint32_t m_processes;
     Rng m_rng;

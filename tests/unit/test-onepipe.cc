@@ -283,3 +283,44 @@ TEST_CASE("The checker finds receivers that disagree on the order of scatterings
     CHECK(violations.find("receiver order:") != std::string::npos);
     CHECK(violations.find("causality:") == std::string::npos);
 }
+
+TEST_CASE("The total-order broadcast baselines deliver every broadcast in one order",
+          "[onepipe][baselines]")
+{
+    InitIncsim();
+    // Fig. 8's baselines on a lossless k=4 fat-tree, 64-byte all-to-all broadcast at a load
+    // each can carry: the checker's total order, conservation and completeness must hold.
+    for (const char* ordering : {"sequencer-switch", "sequencer-host", "token", "lamport"})
+    {
+        TempDir dir;
+        RunSummary run =
+            Run(dir,
+                OnePipeScenario(kFatTree4,
+                                fmt::format(R"("ordering": "{}", "exchange_interval": "5us")",
+                                            ordering),
+                                R"("pattern": "broadcast", "interval": "20us")",
+                                R"("hosts": {"message_cost": "20ns"},)"),
+                {"protocol.params.ack_timeout=20us"});
+        INFO(ordering);
+        const CheckReport report = onepipe::CheckRun(run.runDir);
+        INFO(Violations(report));
+        CHECK(report.Ok());
+        CHECK(Metric(run, "messages_delivered") > 3000);
+        CHECK(Metric(run, "delivery_ratio") > 0.8);
+    }
+}
+
+TEST_CASE("The baselines refuse workloads and networks they cannot order", "[onepipe][baselines]")
+{
+    InitIncsim();
+    TempDir dir;
+    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("ordering": "token")",
+                                               R"("pattern": "unicast")")),
+                      Catch::Contains("/workload/pattern") && Catch::Contains("broadcast"));
+    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("ordering": "lamport")",
+                                               R"("pattern": "broadcast")"),
+                          {"links.loss=1e-4"}),
+                      Catch::Contains("/links/loss"));
+    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("process_hosts": 17)", "")),
+                      Catch::Contains("process_hosts") && Catch::Contains("16 hosts"));
+}

@@ -57,6 +57,12 @@ class SimulatedSwitchTarget : public p4rt::StfTarget
                         m_transmitPs.push_back(NowPs());
                     });
         }
+        // Packets to the CPU port come out of the switch CPU, as that port's output.
+        device.SetCpuHandler([this, cpuPort = device.CpuPort()](FramePtr frame) {
+            m_outputs.push_back(
+                {cpuPort, std::vector<uint8_t>(frame->data, frame->data + frame->length)});
+            m_transmitPs.push_back(NowPs());
+        });
     }
 
     p4rt::ControlPlane& Control() override { return m_pipeline->Control(); }

@@ -1,0 +1,115 @@
+#include "protocols/onepipe/baselines/ordered-broadcast.h"
+
+#include "sim/core/sim-time.h"
+#include "sim/trace/csv-writer.h"
+
+namespace incsim::onepipe
+{
+
+void
+OrderedBroadcast::Configure(uint32_t processId, const BaselineSetup& setup)
+{
+    m_processId = processId;
+    m_setup = setup;
+    m_packet.resize(BaselineHeader::kBytes);
+}
+
+void
+OrderedBroadcast::Broadcast(const std::vector<Outgoing>& scattering)
+{
+    if (scattering.empty())
+    {
+        return;
+    }
+    const uint32_t first = m_nextSequence;
+    const uint32_t bytes = scattering.front().bytes;
+    m_nextSequence += static_cast<uint32_t>(scattering.size());
+    Stats& stats = RunStats();
+    for (size_t i = 0; i < scattering.size(); ++i)
+    {
+        stats.sendPs[m_processId].push_back(NowPs());
+    }
+    stats.messagesSent += scattering.size();
+    Charge(MessageCostPs() * static_cast<int64_t>(scattering.size()),
+           [this, first, bytes]() { Transmit(first, bytes); });
+}
+
+bool
+OrderedBroadcast::SendToHost(uint32_t host, uint16_t port, const BaselineHeader& header,
+                             uint32_t payloadBytes)
+{
+    header.Write(m_packet.data());
+    ++RunStats().packetsSent;
+    return Send(host, port, m_packet.data(), BaselineHeader::kBytes, payloadBytes,
+                m_setup.priority);
+}
+
+bool
+OrderedBroadcast::SendTo(uint32_t process, const BaselineHeader& header, uint32_t payloadBytes)
+{
+    return SendToHost(process / m_setup.processesPerHost,
+                      static_cast<uint16_t>(kPortBase + process % m_setup.processesPerHost), header,
+                      payloadBytes);
+}
+
+void
+OrderedBroadcast::SendToAll(const BaselineHeader& header)
+{
+    for (uint32_t dst = 0; dst < m_setup.processes; ++dst)
+    {
+        if (dst != m_processId)
+        {
+            SendTo(dst, header, BaselineHeader::kBytes + header.bytes);
+        }
+    }
+    LogSent(header.sequence, header.key, header.bytes);
+}
+
+void
+OrderedBroadcast::LogSent(uint32_t firstSequence, uint64_t key, uint32_t bytes)
+{
+    if (!m_setup.traces.sends)
+    {
+        return;
+    }
+    uint32_t sequence = firstSequence;
+    for (uint32_t dst = 0; dst < m_setup.processes; ++dst)
+    {
+        if (dst != m_processId)
+        {
+            m_setup.traces.sends->Row(m_processId, sequence++, dst, key, bytes, NowPs() / kPsPerNs);
+        }
+    }
+}
+
+void
+OrderedBroadcast::Hold(const BaselineHeader& header)
+{
+    const bool own = header.src == m_processId;
+    // The broadcast's messages go to every other process in order: this one's index.
+    const uint32_t index = m_processId < header.src ? m_processId : m_processId - 1;
+    m_held.push(Held{header.key, header.src, header.sequence + (own ? 0 : index), own});
+    DeliverHeld();
+}
+
+void
+OrderedBroadcast::DeliverHeld()
+{
+    while (!m_held.empty() && Deliverable(m_held.top()))
+    {
+        const Held held = m_held.top();
+        m_held.pop();
+        Released(held);
+        if (held.own)
+        {
+            continue;
+        }
+        ++RunStats().messagesDelivered;
+        Charge(MessageCostPs(), [this, held]() {
+            LogDelivery(RunStats(), m_setup.traces, m_processId, held.src, held.sequence, held.key,
+                        static_cast<uint64_t>(LocalTimeNs()));
+        });
+    }
+}
+
+} // namespace incsim::onepipe
