@@ -13,19 +13,15 @@
 namespace incsim::onepipe
 {
 
-namespace
-{
-/// Hops from each node to its nearest host.
 std::vector<uint32_t>
-HostDistances(const Topology& topology)
+HopDistances(const Topology& topology, const std::vector<uint32_t>& sources)
 {
-    const uint32_t unreached = std::numeric_limits<uint32_t>::max();
-    std::vector<uint32_t> distance(topology.NumNodes(), unreached);
+    std::vector<uint32_t> distance(topology.NumNodes(), kUnreached);
     std::deque<uint32_t> frontier;
-    for (uint32_t host : topology.Hosts())
+    for (uint32_t source : sources)
     {
-        distance[host] = 0;
-        frontier.push_back(host);
+        distance[source] = 0;
+        frontier.push_back(source);
     }
     while (!frontier.empty())
     {
@@ -34,7 +30,7 @@ HostDistances(const Topology& topology)
         for (uint32_t port = 0; port < topology.NumPorts(node); ++port)
         {
             const uint32_t peer = topology.Peer(node, port).peerNode;
-            if (distance[peer] == unreached)
+            if (distance[peer] == kUnreached)
             {
                 distance[peer] = distance[node] + 1;
                 frontier.push_back(peer);
@@ -44,6 +40,8 @@ HostDistances(const Topology& topology)
     return distance;
 }
 
+namespace
+{
 bool
 Contains(EcmpRoutes::PortList ports, uint32_t port)
 {
@@ -54,7 +52,7 @@ Contains(EcmpRoutes::PortList ports, uint32_t port)
 std::vector<uint32_t>
 UpPortMasks(const Topology& topology, const EcmpRoutes& routes, uint32_t maxPorts)
 {
-    const std::vector<uint32_t> distance = HostDistances(topology);
+    const std::vector<uint32_t> distance = HopDistances(topology, topology.Hosts());
     std::vector<uint32_t> masks(topology.NumNodes(), 0);
     for (uint32_t node : topology.Switches())
     {

@@ -2,6 +2,7 @@
 #define INCSIM_ONEPIPE_BARRIER_DIRECTIONS_H
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace incsim
@@ -12,6 +13,11 @@ class Topology;
 
 namespace incsim::onepipe
 {
+
+constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
+
+/// Hops from each node to the nearest of `sources` (kUnreached if none is connected).
+std::vector<uint32_t> HopDistances(const Topology& topology, const std::vector<uint32_t>& sources);
 
 /// For each switch (by node id), the bit mask of its "up" ports: those whose neighbour is a
 /// switch at least as far from the nearest host. A packet leaving on an up port can only have

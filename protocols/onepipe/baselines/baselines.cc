@@ -1,5 +1,6 @@
 #include "protocols/onepipe/baselines/baselines.h"
 
+#include "protocols/onepipe/barrier-directions.h"
 #include "protocols/onepipe/baselines/lamport.h"
 #include "protocols/onepipe/baselines/token-ring.h"
 #include "sim/core/diagnostics.h"
@@ -12,8 +13,6 @@
 #include "sim/switch/switch-device.h"
 
 #include <algorithm>
-#include <deque>
-#include <limits>
 
 namespace incsim::onepipe
 {
@@ -21,39 +20,6 @@ namespace incsim::onepipe
 namespace
 {
 constexpr uint16_t kReceiversGroup = 1; // sequencer.p4's RECEIVERS_GROUP
-constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
-
-/// Hop distances over the topology from `sources` (switch-to-switch and host links alike).
-std::vector<uint32_t>
-HopDistances(const Topology& topology, const std::vector<uint32_t>& sources)
-{
-    std::vector<uint32_t> distance(topology.NumNodes(), kUnreached);
-    std::deque<uint32_t> frontier;
-    for (uint32_t source : sources)
-    {
-        distance[source] = 0;
-        frontier.push_back(source);
-    }
-    while (!frontier.empty())
-    {
-        const uint32_t node = frontier.front();
-        frontier.pop_front();
-        if (topology.Node(node).kind == NodeKind::Host && distance[node] > 0)
-        {
-            continue; // paths do not transit hosts
-        }
-        for (uint32_t port = 0; port < topology.NumPorts(node); ++port)
-        {
-            const uint32_t peer = topology.Peer(node, port).peerNode;
-            if (distance[peer] == kUnreached)
-            {
-                distance[peer] = distance[node] + 1;
-                frontier.push_back(peer);
-            }
-        }
-    }
-    return distance;
-}
 } // namespace
 
 void
