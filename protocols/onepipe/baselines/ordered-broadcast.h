@@ -76,7 +76,6 @@ class OrderedBroadcast : public Endpoint
     void DeliverHeld();
 
     uint32_t Processes() const { return m_setup.processes; }
-    uint32_t ProcessesPerHost() const { return m_setup.processesPerHost; }
     Stats& RunStats() const { return *m_setup.stats; }
 
   private:
