@@ -34,6 +34,8 @@ void
 BeaconProcessor::Start()
 {
     m_device.SetCpuHandler([this](FramePtr frame) { FromChip(std::move(frame)); });
+    m_device.TraceConnectWithoutContext(
+        "State", ns3::MakeCallback(&BeaconProcessor::SwitchStateChanged, this));
     const int64_t interval = m_config.intervalNs * kPsPerNs;
     const int64_t now = NowPs();
     m_tick = ns3::Simulator::Schedule(ns3::PicoSeconds((now / interval + 1) * interval - now),
@@ -41,11 +43,15 @@ BeaconProcessor::Start()
 }
 
 void
-BeaconProcessor::Reset()
+BeaconProcessor::SwitchStateChanged(bool up)
 {
-    std::fill(m_ports.begin(), m_ports.end(), Port{});
-    m_upHigh = 0;
-    m_allHigh = 0;
+    if (!up)
+    {
+        std::fill(m_ports.begin(), m_ports.end(), Port{});
+        m_upHigh = 0;
+        m_allHigh = 0;
+        ++m_generation;
+    }
 }
 
 void
@@ -63,16 +69,20 @@ BeaconProcessor::FromChip(FramePtr frame)
     }
     if (m_config.linkDelayPs == 0)
     {
-        Record(port, barrier);
+        Record(m_generation, port, barrier);
         return;
     }
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.linkDelayPs), &BeaconProcessor::Record,
-                             this, port, barrier);
+                             this, m_generation, port, barrier);
 }
 
 void
-BeaconProcessor::Record(uint32_t port, uint64_t barrier)
+BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier)
 {
+    if (generation != m_generation)
+    {
+        return;
+    }
     Port& in = m_ports[port];
     in.barrier = std::max(in.barrier, barrier);
     in.lastSeenPs = NowPs();
@@ -96,13 +106,7 @@ BeaconProcessor::Tick()
     m_tick = ns3::Simulator::Schedule(ns3::PicoSeconds(interval), &BeaconProcessor::Tick, this);
     if (!m_device.IsUp())
     {
-        m_wasDown = true;
         return;
-    }
-    if (m_wasDown)
-    {
-        m_wasDown = false;
-        Reset();
     }
     const int64_t silentAfter = NowPs() - m_config.portTimeoutIntervals * interval;
     for (Port& port : m_ports)
@@ -141,13 +145,14 @@ BeaconProcessor::Broadcast(bool tick)
     m_upHigh = upAdvanced ? up : m_upHigh;
     m_allHigh = allAdvanced ? all : m_allHigh;
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.broadcastDelayPs + m_config.linkDelayPs),
-                             &BeaconProcessor::Send, this, m_upHigh, m_allHigh, tick);
+                             &BeaconProcessor::Send, this, m_generation, m_upHigh, m_allHigh,
+                             tick);
 }
 
 void
-BeaconProcessor::Send(uint64_t up, uint64_t all, bool tick)
+BeaconProcessor::Send(uint64_t generation, uint64_t up, uint64_t all, bool tick)
 {
-    if (!m_device.IsUp())
+    if (generation != m_generation || !m_device.IsUp())
     {
         return;
     }

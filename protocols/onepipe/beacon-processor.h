@@ -70,21 +70,23 @@ class BeaconProcessor
     };
 
     void FromChip(FramePtr frame);
-    /// After a crash the processor starts again from nothing, as the chip's registers do.
-    void Reset();
-    void Record(uint32_t port, uint64_t barrier);
+    /// A crash wipes the processor's state, as it does the chip's registers, and the work it
+    /// had in flight.
+    void SwitchStateChanged(bool up);
+    void Record(uint64_t generation, uint32_t port, uint64_t barrier);
     void Tick();
     /// Computes the barriers and sends them after the broadcast delay: to ports whose barrier
     /// advanced, and on a tick also to ports without a beacon since the last tick.
     void Broadcast(bool tick);
-    void Send(uint64_t up, uint64_t all, bool tick);
+    void Send(uint64_t generation, uint64_t up, uint64_t all, bool tick);
 
     SwitchDevice& m_device;
     BeaconProcessorConfig m_config;
     std::vector<Port> m_ports;
     uint64_t m_upHigh = 0;  ///< highest barrier broadcast on up ports
     uint64_t m_allHigh = 0; ///< highest barrier broadcast on other ports
-    bool m_wasDown = false;
+    /// Bumped by a crash, so that work scheduled before it is dropped.
+    uint64_t m_generation = 0;
     ns3::EventId m_tick;
 };
 

@@ -46,7 +46,11 @@ SwitchDevice::GetTypeId()
                           "Latency from the end of reception to the traffic manager.",
                           ns3::TimeValue(ns3::NanoSeconds(400)),
                           ns3::MakeTimeAccessor(&SwitchDevice::m_pipelineDelay),
-                          ns3::MakeTimeChecker());
+                          ns3::MakeTimeChecker())
+            .AddTraceSource("State",
+                            "The switch crashed (false) or recovered (true).",
+                            ns3::MakeTraceSourceAccessor(&SwitchDevice::m_stateTrace),
+                            "ns3::TracedValueCallback::Bool");
     return tid;
 }
 
@@ -286,6 +290,7 @@ SwitchDevice::SetUp(bool up)
         }
         m_pipeline->Reset();
     }
+    m_stateTrace(up);
 }
 
 void

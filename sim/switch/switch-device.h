@@ -106,6 +106,7 @@ class SwitchDevice : public NetworkNode, public TransmitHook
     ns3::EventId m_cpuEvent;
 
     Counters m_counters;
+    ns3::TracedCallback<bool> m_stateTrace;
 };
 
 } // namespace incsim

@@ -156,6 +156,32 @@ TEST_CASE("Idle delivery latency overhead is about half a beacon interval plus c
     CHECK(at6 - at3 <= 1.5 + 0.5);
 }
 
+TEST_CASE("An off-chip beacon processor starts again from nothing after its switch crashes",
+          "[onepipe][checker][incarnation]")
+{
+    InitIncsim();
+    // An aggregation switch crashes and recovers within one beacon interval, while beacons
+    // are in flight to and from its processor 1 us away: what the processor held or had
+    // scheduled before the crash must not reach the network after it.
+    for (const char* incarnation : {"switch-cpu", "host-representative"})
+    {
+        TempDir dir;
+        RunSummary run = Run(
+            dir,
+            OnePipeScenario(kFatTree4, fmt::format(R"("incarnation": "{}")", incarnation),
+                            R"("pattern": "scatter", "fanout": 4, "interval": "5us")",
+                            R"("faults": [{"at": "150us", "action": "node_crash", "node": "a0_0"},
+                                          {"at": "152us", "action": "node_recover",
+                                           "node": "a0_0"}],)"),
+            {"switch.cpu_service_time=300ns"});
+        INFO(incarnation);
+        const CheckReport report = onepipe::CheckRun(run.runDir);
+        INFO(Violations(report));
+        CHECK(report.Ok());
+        CHECK(Metric(run, "messages_delivered") > 1000);
+    }
+}
+
 TEST_CASE("Off-chip incarnations add their beacon processing delay at every hop",
           "[onepipe][latency][incarnation]")
 {
