@@ -40,7 +40,7 @@ FramePool::Allocate()
 }
 
 FramePtr
-FramePool::Clone(const Frame& source)
+FramePool::Clone(const Frame& source, size_t stateBytes)
 {
     FramePtr copy = Allocate();
     uint64_t uid = copy->uid;
@@ -49,7 +49,7 @@ FramePool::Clone(const Frame& source)
     copy->wireLength = source.wireLength;
     copy->meta = source.meta;
     std::memcpy(copy->data, source.data, source.length);
-    std::memcpy(copy->pipelineState, source.pipelineState, sizeof(source.pipelineState));
+    std::memcpy(copy->pipelineState, source.pipelineState, stateBytes);
     copy->uid = uid;
     return copy;
 }

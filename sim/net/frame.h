@@ -80,8 +80,10 @@ class FramePool
     static FramePool& Instance();
 
     FramePtr Allocate();
-    /// A copy with a fresh uid (for multicast replicas and clones).
-    FramePtr Clone(const Frame& frame);
+    /// A copy with a fresh uid (for multicast replicas and clones), with the first
+    /// `stateBytes` of the pipeline state: what the switch's program uses, or none when the
+    /// copy is parsed again.
+    FramePtr Clone(const Frame& frame, size_t stateBytes);
 
     /// Restarts uid numbering, so each run's traces are identical whatever ran before it.
     void ResetUids() { m_nextUid = 1; }

@@ -138,7 +138,7 @@ P4Pipeline::Clone(const Frame& frame, uint32_t session, uint8_t fieldList,
     }
     // The packet as it is now (original bytes in ingress, deparsed in egress), parsed again,
     // with only the field list kept.
-    FramePtr copy = FramePool::Instance().Clone(frame);
+    FramePtr copy = FramePool::Instance().Clone(frame, 0); // Reparse rebuilds its state
     copy->meta.instanceType = static_cast<uint8_t>(type);
     p4rt::V1Metadata md = IngressMetadata(copy->meta);
     m_program->Reparse(copy->data, copy->length, copy->pipelineState, md, frame.pipelineState,
@@ -198,7 +198,7 @@ P4Pipeline::Egress(Frame& frame)
             meta.dropReason = DropReason::Pipeline;
             return;
         }
-        FramePtr copy = FramePool::Instance().Clone(frame);
+        FramePtr copy = FramePool::Instance().Clone(frame, StateBytes());
         copy->meta = StandardMetadata{};
         copy->meta.instanceType = static_cast<uint8_t>(p4rt::InstanceType::Recirculate);
         copy->meta.packetLength = copy->wireLength;

@@ -47,6 +47,7 @@ class P4Pipeline : public SwitchPipeline
     void InstallRoutes(const EcmpRoutes& routes) override;
     void PortStatusChanged(uint32_t port, bool up) override;
     void Reset() override;
+    size_t StateBytes() const override { return m_program->StateSize(); }
     const std::vector<p4rt::Replica>* MulticastGroup(uint16_t group) const override;
     std::string Name() const override;
 

@@ -46,6 +46,9 @@ class SwitchPipeline
     virtual void PortStatusChanged(uint32_t port, bool up) {}
     /// The switch crashed: all soft state (registers, learned entries) is lost.
     virtual void Reset() {}
+    /// How much of Frame::pipelineState the pipeline keeps between ingress and egress (what a
+    /// multicast replica must carry).
+    virtual size_t StateBytes() const { return Frame::kPipelineStateCapacity; }
     /// The copies multicast group `group` makes (egress port and replication id each);
     /// nullptr if there is no such group.
     virtual const std::vector<p4rt::Replica>* MulticastGroup(uint16_t group) const

@@ -180,7 +180,8 @@ SwitchDevice::Dispatch(FramePtr frame)
         {
             const p4rt::Replica& target = (*replicas)[i];
             FramePtr replica = i + 1 == replicas->size() ? std::move(frame)
-                                                         : FramePool::Instance().Clone(*frame);
+                                                         : FramePool::Instance().Clone(
+                                                               *frame, m_pipeline->StateBytes());
             if (target.port >= m_ports.size())
             {
                 Drop(*replica, meta.ingressPort, DropReason::NoRoute);
