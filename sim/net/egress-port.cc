@@ -70,17 +70,6 @@ EgressPort::SerialisationPs(uint64_t wireBytes) const
     return static_cast<int64_t>((bits * 1000000000000ULL + m_rateBps - 1) / m_rateBps);
 }
 
-uint64_t
-EgressPort::QueuedFrames() const
-{
-    uint64_t n = 0;
-    for (const auto& q : m_queues)
-    {
-        n += q.Size();
-    }
-    return n;
-}
-
 bool
 EgressPort::Enqueue(FramePtr frame)
 {
@@ -99,7 +88,8 @@ EgressPort::Enqueue(FramePtr frame)
         m_enqueueTrace(*frame, m_nodeId, m_port);
     }
     size_t priority = std::min<size_t>(frame->meta.priority, m_queues.size() - 1);
-    frame->meta.enqQdepth = static_cast<uint32_t>(QueuedFrames());
+    frame->meta.enqQdepth = static_cast<uint32_t>(m_queuedFrames);
+    ++m_queuedFrames;
     m_queuedBytes += frame->wireLength;
     m_counters.maxQueuedBytes = std::max(m_counters.maxQueuedBytes, m_queuedBytes);
     m_queues[priority].Push(std::move(frame));
@@ -128,6 +118,7 @@ EgressPort::StartNext()
         while (!q->Empty())
         {
             FramePtr frame = q->Pop();
+            --m_queuedFrames;
             m_queuedBytes -= frame->wireLength;
             if (m_hook != nullptr && !m_hook->PrepareTransmit(*frame, m_port))
             {
@@ -181,6 +172,7 @@ EgressPort::Flush(DropReason reason)
         }
     }
     m_queuedBytes = 0;
+    m_queuedFrames = 0;
     m_doneEvent.Cancel();
     m_donePending = false;
 }
@@ -197,6 +189,7 @@ EgressPort::DoDispose()
         }
     }
     m_queuedBytes = 0;
+    m_queuedFrames = 0;
     ns3::Object::DoDispose();
 }
 

@@ -58,7 +58,7 @@ class EgressPort : public ns3::Object
     void Flush(DropReason reason);
 
     uint64_t QueuedBytes() const { return m_queuedBytes; }
-    uint64_t QueuedFrames() const;
+    uint64_t QueuedFrames() const { return m_queuedFrames; }
     uint64_t RateBps() const { return m_rateBps; }
     uint32_t PortNumber() const { return m_port; }
     const Counters& GetCounters() const { return m_counters; }
@@ -80,6 +80,7 @@ class EgressPort : public ns3::Object
 
     std::vector<RingBuffer<FramePtr>> m_queues; // index = priority
     uint64_t m_queuedBytes = 0;
+    uint64_t m_queuedFrames = 0;
     int64_t m_busyUntilPs = 0;
     ns3::EventId m_doneEvent;
     bool m_donePending = false; // cheaper than asking the simulator about m_doneEvent
