@@ -8,9 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <initializer_list>
-#include <sstream>
 
 namespace incsim::p4rt
 {
@@ -382,28 +380,6 @@ void
 LoadEntriesJson(ControlPlane& control, const json& doc, const std::string& fileName)
 {
     Loader(control, fileName).Load(doc);
-}
-
-void
-LoadEntriesFile(ControlPlane& control, const std::string& path)
-{
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw Error(fmt::format("{}: cannot open", path));
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    json doc;
-    try
-    {
-        doc = json::parse(text.str());
-    }
-    catch (const json::parse_error& e)
-    {
-        throw Error(fmt::format("{}: invalid JSON: {}", path, e.what()));
-    }
-    LoadEntriesJson(control, doc, path);
 }
 
 } // namespace incsim::p4rt

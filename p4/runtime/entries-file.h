@@ -44,8 +44,6 @@ namespace incsim::p4rt
 
 class ControlPlane;
 
-void LoadEntriesFile(ControlPlane& control, const std::string& path);
-
 /// `fileName` only labels errors.
 void LoadEntriesJson(ControlPlane& control, const nlohmann::json& doc, const std::string& fileName);
 

@@ -26,12 +26,7 @@ BuildTopology(const Scenario& scenario)
     LinkParams defaults = LinkDefaults(scenario);
     if (topology.Has("file"))
     {
-        std::string path = topology.String("file");
-        if (!path.empty() && path[0] != '/')
-        {
-            path = scenario.BaseDir() + "/" + path;
-        }
-        return LoadTopologyFile(path, defaults);
+        return LoadTopologyFile(scenario.ResolvePath(topology.String("file")), defaults);
     }
     const TopologyGenerator& generator = TopologyGenerators().Get(topology.String("generator"));
     return generator.build(topology.Get("params"), defaults);

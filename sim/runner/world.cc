@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 namespace incsim
@@ -81,27 +82,33 @@ World::ProgramPipelineFactory(const std::string& programName, const std::string&
     {
         throw InputError(m_scenario.File(), where, error.what());
     }
+    // Table entries for every switch, read once.
     std::string entries;
+    std::shared_ptr<const nlohmann::json> entriesDoc;
     if (sw.Has("entries"))
     {
-        entries = sw.String("entries");
-        if (!entries.empty() && entries[0] != '/')
+        entries = m_scenario.ResolvePath(sw.String("entries"));
+        try
         {
-            entries = m_scenario.BaseDir() + "/" + entries;
+            entriesDoc = std::make_shared<const nlohmann::json>(ReadJsonFile(entries));
+        }
+        catch (const InputError& error)
+        {
+            throw InputError(m_scenario.File(), "/switch/entries", error.what());
         }
     }
     const uint64_t seed = m_seed;
     const EcmpMode mode = m_ecmpMode;
     const std::string file = m_scenario.File();
-    return [mode, seed, program, entries, file, configure](SwitchDevice& device) {
+    return [mode, seed, program, entries, entriesDoc, file, configure](SwitchDevice& device) {
         auto pipeline = std::make_unique<P4Pipeline>(
             device, program.create(),
             std::make_unique<EcmpRouteInstaller>(device.NodeId(), device.NumPorts(), mode, seed));
-        if (!entries.empty())
+        if (entriesDoc)
         {
             try
             {
-                p4rt::LoadEntriesFile(pipeline->Control(), entries);
+                p4rt::LoadEntriesJson(pipeline->Control(), *entriesDoc, entries);
             }
             catch (const p4rt::Error& error)
             {

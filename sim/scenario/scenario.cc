@@ -523,6 +523,12 @@ Scenario::DurationNs() const
     return Section("duration").AsDurationNs();
 }
 
+std::string
+Scenario::ResolvePath(const std::string& path) const
+{
+    return path.empty() || path[0] == '/' ? path : m_baseDir + "/" + path;
+}
+
 ParamView
 Scenario::Section(const std::string& name) const
 {

@@ -28,6 +28,8 @@ class Scenario
     const std::string& File() const { return m_file; }
     /// Directory relative to which paths in the scenario (topology files, entries) resolve.
     const std::string& BaseDir() const { return m_baseDir; }
+    /// A path from the scenario: absolute as is, relative from BaseDir().
+    std::string ResolvePath(const std::string& path) const;
     const nlohmann::json& Resolved() const { return *m_resolved; }
 
     uint64_t Seed() const;

@@ -111,6 +111,12 @@ TEST_CASE("the scenario's switch program and entries file reach every switch", "
     std::ofstream(entries) << R"({"registers": [{"register": "no_such_register", "index": 0}]})";
     CHECK_THROWS_WITH(TestWorld(kFatTree, {"switch.entries=" + entries}),
                       Catch::Contains("/switch/entries") && Catch::Contains("no_such_register"));
+    CHECK_THROWS_WITH(TestWorld(kFatTree, {"switch.entries=" + dir.Path() + "/missing.json"}),
+                      Catch::Contains("/switch/entries") && Catch::Contains("missing.json") &&
+                          Catch::Contains("cannot open"));
+    std::ofstream(entries) << "{not json";
+    CHECK_THROWS_WITH(TestWorld(kFatTree, {"switch.entries=" + entries}),
+                      Catch::Contains("/switch/entries") && Catch::Contains("entries.json:1:"));
     CHECK_THROWS_WITH(TestWorld(kFatTree, {"switch.program=missing"}),
                       Catch::Contains("/switch/program") &&
                           Catch::Contains("no P4 program 'missing'") &&
