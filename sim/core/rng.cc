@@ -15,14 +15,20 @@ Mix64(uint64_t x)
 }
 
 uint64_t
-StableHash(std::string_view text)
+Fnv1a(std::string_view text)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
     for (unsigned char c : text)
     {
         h = (h ^ c) * 0x100000001b3ULL;
     }
-    return Mix64(h);
+    return h;
+}
+
+uint64_t
+StableHash(std::string_view text)
+{
+    return Mix64(Fnv1a(text));
 }
 
 Rng::Rng(uint64_t seed, std::string_view component, uint64_t index)

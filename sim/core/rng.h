@@ -28,7 +28,9 @@ class Rng
     uint64_t m_s[4];
 };
 
-/// A stable 64-bit hash of a string (FNV-1a followed by a SplitMix64 finaliser).
+/// 64-bit FNV-1a of a string: stable across runs and builds.
+uint64_t Fnv1a(std::string_view text);
+/// A stable, well-mixed 64-bit hash of a string (FNV-1a followed by a SplitMix64 finaliser).
 uint64_t StableHash(std::string_view text);
 /// SplitMix64 finaliser: a well-mixed 64-bit function of x.
 uint64_t Mix64(uint64_t x);

@@ -1,5 +1,6 @@
 #include "tools/experiment/run-job.h"
 
+#include "sim/core/rng.h"
 #include "sim/scenario/scenario.h"
 
 #include <fmt/format.h>
@@ -30,12 +31,7 @@ TryReadJson(const std::string& path)
 std::string
 ScenarioHash(const nlohmann::json& resolved)
 {
-    uint64_t hash = 0xcbf29ce484222325ull;
-    for (unsigned char c : resolved.dump())
-    {
-        hash = (hash ^ c) * 0x100000001b3ull;
-    }
-    return fmt::format("{:016x}", hash);
+    return fmt::format("{:016x}", Fnv1a(resolved.dump()));
 }
 
 std::string
