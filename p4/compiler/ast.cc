@@ -1446,6 +1446,23 @@ ToString(const Expression& expression)
     return Printer(unused).Expr(expression);
 }
 
+const Type*
+Canon(const Type* type)
+{
+    for (int depth = 0; type && depth < 64; ++depth)
+    {
+        const auto* named = type->As<NamedType>();
+        const auto* typeDef =
+            named && named->resolved ? named->resolved->As<TypedefDecl>() : nullptr;
+        if (!typeDef)
+        {
+            return type;
+        }
+        type = typeDef->type.get();
+    }
+    return type;
+}
+
 std::string
 ToString(const Type& type)
 {

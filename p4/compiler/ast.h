@@ -910,6 +910,9 @@ struct Program
 void ForEachChild(const Node& node, const std::function<void(const Node&)>& visit);
 void ForEachChild(Node& node, const std::function<void(Node&)>& visit);
 
+/// Follows typedefs to the type they name (at most 64 deep; null stays null).
+const Type* Canon(const Type* type);
+
 /// P4 text for one node (expressions and types print on one line; for messages).
 std::string ToString(const Expression& expression);
 std::string ToString(const Type& type);

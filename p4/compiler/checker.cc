@@ -215,21 +215,6 @@ class Checker
         return type;
     }
 
-    /// Follows typedefs.
-    static const Type* Canon(const Type* type)
-    {
-        for (int depth = 0; type && depth < 64; ++depth)
-        {
-            const auto* named = type->As<NamedType>();
-            if (!named || !named->resolved || !named->resolved->Is<TypedefDecl>())
-            {
-                return type;
-            }
-            type = named->resolved->As<TypedefDecl>()->type.get();
-        }
-        return type;
-    }
-
     /// Canon, and bit<(expression)> replaced by the plain bit<W> it evaluated to.
     const Type* Norm(const Type* type)
     {

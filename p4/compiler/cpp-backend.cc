@@ -1,6 +1,7 @@
 #include "p4/compiler/cpp-backend.h"
 
 #include "p4/compiler/diagnostics.h"
+#include "p4/runtime/bits.h"
 
 #include <fmt/format.h>
 
@@ -42,24 +43,6 @@ namespace
 {
 
 using namespace ast;
-
-/// Follows typedefs to the type they name.
-const Type*
-Canon(const Type* type)
-{
-    for (int depth = 0; type && depth < 64; ++depth)
-    {
-        const auto* named = type->As<NamedType>();
-        const auto* typeDef =
-            named && named->resolved ? named->resolved->As<TypedefDecl>() : nullptr;
-        if (!typeDef)
-        {
-            return type;
-        }
-        type = typeDef->type.get();
-    }
-    return type;
-}
 
 const Declaration*
 NamedDecl(const Type* type)
@@ -856,7 +839,7 @@ class Generator
         }
         const unsigned width = Width(expression.type);
         const auto fit = [&](uint64_t value) -> uint64_t {
-            return width > 0 && width < 64 ? value & ((uint64_t{1} << width) - 1) : value;
+            return width == 0 ? value : p4rt::Truncate(value, std::min(width, 64u));
         };
         if (const auto* literal = expression.As<IntegerLiteral>())
         {
@@ -895,7 +878,7 @@ class Generator
             uint64_t result = *value;
             if (IsSigned(cast->operand->type) && from > 0 && from < 64)
             {
-                result = static_cast<uint64_t>(SignExtendConst(result, from));
+                result = static_cast<uint64_t>(p4rt::SignExtend(result, from));
             }
             return fit(result);
         }
@@ -947,7 +930,7 @@ class Generator
                 if (IsSigned(binary->type) && width > 0 && width <= 64)
                 {
                     // Arithmetic shift of the int<width> pattern.
-                    return fit(static_cast<uint64_t>(SignExtendConst(*a, width) >>
+                    return fit(static_cast<uint64_t>(p4rt::SignExtend(*a, width) >>
                                                      std::min<uint64_t>(*b, 63)));
                 }
                 return *b >= 64 ? 0 : fit(*a >> *b);
@@ -969,12 +952,6 @@ class Generator
             }
         }
         return std::nullopt;
-    }
-
-    static int64_t SignExtendConst(uint64_t value, unsigned width)
-    {
-        const unsigned unused = 64 - width;
-        return static_cast<int64_t>(value << unused) >> unused;
     }
 
     std::optional<uint64_t> EnumOrErrorValue(const MemberExpr& member, int depth) const
@@ -1073,7 +1050,7 @@ class Generator
         {
             return value;
         }
-        return fmt::format("({} & {})", value, Hex((uint64_t{1} << width) - 1));
+        return fmt::format("({} & {})", value, Hex(p4rt::WidthMask(width)));
     }
 
     /// The value of `expression` as a `width`-bit operand: InfInt literals are reduced.
@@ -2437,7 +2414,7 @@ class Generator
                     shift -= field.width;
                     extract.Line(fmt::format("{} = static_cast<{}>((run{} >> {}) & {});", field.name,
                                              field.storage, runStart / 8, shift,
-                                             Hex(field.width >= 64 ? ~uint64_t{0} : (uint64_t{1} << field.width) - 1)));
+                                             Hex(p4rt::WidthMask(std::min(field.width, 64u)))));
                     packed += fmt::format("{}(uint64_t{{{}}} << {})", packed.empty() ? "" : " | ",
                                           field.name, shift);
                 }
@@ -3120,7 +3097,7 @@ class Generator
                 Fail(e.location, "a select case must be a compile-time constant");
                 return "0";
             }
-            return Hex(width < 64 ? *value & ((uint64_t{1} << width) - 1) : *value);
+            return Hex(p4rt::Truncate(*value, std::min(width, 64u)));
         };
         if (const auto* binary = key.As<BinaryExpr>())
         {
