@@ -124,8 +124,7 @@ HostNode::SendUdp(uint16_t srcPort,
         }
         nic = choices[FlowHash(*frame, NodeId()) % choices.size()];
     }
-    ++m_counters.sent;
-    return m_ports[nic]->Enqueue(std::move(frame));
+    return SendFrame(nic, std::move(frame));
 }
 
 void

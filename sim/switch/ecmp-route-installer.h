@@ -17,10 +17,11 @@ enum class EcmpMode
 };
 
 /// The routing controller of one switch running p4/forward.p4 (or any program with the same
-/// tables): writes the routes computed on the topology into MyIngress.ipv4_route (a /32 per
-/// destination host), MyIngress.ecmp_group and MyIngress.ecmp_member (one group per distinct
-/// set of live ports), and sets MyIngress.ecmp_mode's default action. Destinations that share
-/// a port set share a group, so a switch holds a few groups plus one route per host.
+/// tables): writes the routes computed on the topology into MyIngress.ipv4_route,
+/// MyIngress.ecmp_group and MyIngress.ecmp_member (one group per distinct set of live ports),
+/// and sets MyIngress.ecmp_mode's default action. Destinations that share a port set share a
+/// group, and routes are aggregated: the most common group gets one prefix covering every
+/// host, and the other hosts the aligned prefixes that cover them exactly.
 /// When a port goes down its groups shrink at once (local fast failover), until routes are
 /// recomputed.
 class EcmpRouteInstaller : public RouteInstaller
