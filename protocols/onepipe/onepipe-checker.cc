@@ -2,12 +2,13 @@
 
 #include "sim/core/diagnostics.h"
 #include "sim/core/units.h"
+#include "sim/scenario/scenario.h"
 #include "sim/trace/csv-reader.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
+#include <filesystem>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -107,13 +108,13 @@ DurationNs(const std::string& file, const std::string& path, const nlohmann::jso
 bool
 NetworkDroppedNothing(const std::string& runDir)
 {
-    std::ifstream in(runDir + "/metrics.json");
-    if (!in)
+    const std::string path = runDir + "/metrics.json";
+    if (!std::filesystem::exists(path))
     {
         return false;
     }
     const nlohmann::json drops =
-        nlohmann::json::parse(in).value("/network/drops"_json_pointer, nlohmann::json::object());
+        ReadJsonFile(path).value("/network/drops"_json_pointer, nlohmann::json::object());
     for (const auto& [reason, count] : drops.items())
     {
         if (reason != "consumed" && count.get<uint64_t>() > 0)
@@ -177,12 +178,7 @@ CheckReport
 CheckRun(const std::string& runDir)
 {
     const std::string scenarioPath = runDir + "/scenario.resolved.json";
-    std::ifstream scenarioFile(scenarioPath);
-    if (!scenarioFile)
-    {
-        throw InputError(scenarioPath, "", "cannot read the run's resolved scenario");
-    }
-    const nlohmann::json scenario = nlohmann::json::parse(scenarioFile);
+    const nlohmann::json scenario = ReadJsonFile(scenarioPath);
     const nlohmann::json params = scenario.value("/protocol/params"_json_pointer, nlohmann::json());
     // The baselines' keys: sequencers hand them out in the network (senders log 0), and only
     // 1Pipe's are clock readings.

@@ -2,11 +2,11 @@
 
 #include "sim/core/diagnostics.h"
 #include "sim/runner/protocol.h"
+#include "sim/scenario/scenario.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <memory>
 
 namespace incsim::cli
@@ -22,12 +22,7 @@ AddCheckCommand(CLI::App& app)
     cmd->add_option("RUN_DIR", *runDir, "run directory written by `incsim run`")->required();
     cmd->callback([runDir]() {
         const std::string path = *runDir + "/scenario.resolved.json";
-        std::ifstream in(path);
-        if (!in)
-        {
-            throw InputError(path, "", "cannot read the run's resolved scenario");
-        }
-        const nlohmann::json scenario = nlohmann::json::parse(in);
+        const nlohmann::json scenario = ReadJsonFile(path);
         const std::string name =
             scenario.value("/protocol/name"_json_pointer, std::string("(none)"));
         const ProtocolInfo* protocol = Protocols().Find(name);
