@@ -29,6 +29,24 @@ Describe(const json& value)
     return text.size() > 60 ? text.substr(0, 57) + "..." : text;
 }
 
+/// Every point extended by every choice, in order (the first factor varies slowest).
+std::vector<Assignment>
+Cross(const std::vector<Assignment>& points, const std::vector<Assignment>& choices)
+{
+    std::vector<Assignment> crossed;
+    crossed.reserve(points.size() * choices.size());
+    for (const Assignment& partial : points)
+    {
+        for (const Assignment& choice : choices)
+        {
+            Assignment point = partial;
+            point.insert(point.end(), choice.begin(), choice.end());
+            crossed.push_back(std::move(point));
+        }
+    }
+    return crossed;
+}
+
 class SweepParser
 {
   public:
@@ -290,17 +308,12 @@ class SweepParser
         points.push_back({});
         for (const auto& [path, values] : columns)
         {
-            std::vector<Assignment> next;
-            for (const Assignment& partial : points)
+            std::vector<Assignment> choices;
+            for (const json& value : values)
             {
-                for (const json& value : values)
-                {
-                    Assignment point = partial;
-                    point.emplace_back(path, value);
-                    next.push_back(point);
-                }
+                choices.push_back({{path, value}});
             }
-            points = std::move(next);
+            points = Cross(points, choices);
         }
         return points;
     }
@@ -349,17 +362,7 @@ ExpandSweep(const SweepSpec& sweep)
     std::vector<Assignment> points{{}};
     for (const auto& factor : sweep.factors)
     {
-        std::vector<Assignment> next;
-        for (const Assignment& partial : points)
-        {
-            for (const Assignment& choice : factor)
-            {
-                Assignment point = partial;
-                point.insert(point.end(), choice.begin(), choice.end());
-                next.push_back(point);
-            }
-        }
-        points = std::move(next);
+        points = Cross(points, factor);
     }
     std::vector<PlannedRun> runs;
     for (const Assignment& point : points)
