@@ -3,6 +3,12 @@
 
 #include <CLI/CLI.hpp>
 
+namespace incsim::experiment
+{
+struct SweepOptions;
+struct SweepReport;
+} // namespace incsim::experiment
+
 namespace incsim::cli
 {
 
@@ -28,6 +34,13 @@ struct ExitStatus
 {
     int status = 0;
 };
+
+/// The options of `sweep` and `reproduce` that say where and how runs go: --db, --jobs,
+/// --backend.
+void AddSweepRunOptions(CLI::App& command, experiment::SweepOptions& options);
+/// Throws ExitStatus for a sweep that did not finish: 130 when interrupted, else the number of
+/// failed runs (at most 100).
+void ThrowIfIncomplete(const experiment::SweepReport& report);
 
 } // namespace incsim::cli
 

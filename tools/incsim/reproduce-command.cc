@@ -76,11 +76,8 @@ AddReproduceCommand(CLI::App& app)
     reproduce->add_flag("--list", args->list, "List the figures");
     reproduce->add_option("--registry", args->registry, "Figure registry (analysis/figures.json)");
     reproduce->add_option("--out", args->outDir, "Where the PNG and PDF go");
-    reproduce->add_option("--db", args->options.database, "Results database (SQLite)");
+    AddSweepRunOptions(*reproduce, args->options);
     reproduce->add_option("--runs", args->options.outDir, "Where run directories go");
-    reproduce->add_option("--jobs,-j", args->options.jobs, "Runs at once (default: one per core)");
-    reproduce->add_option("--backend", args->options.backend, "local or slurm")
-        ->check(CLI::IsMember({"local", "slurm"}));
     reproduce->callback([args] {
         const std::string registry = std::filesystem::absolute(args->registry).string();
         const std::vector<Figure> figures = LoadFigures(registry);
@@ -115,18 +112,14 @@ AddReproduceCommand(CLI::App& app)
         fmt::print("{}: {} runs ({} already in {}, {} ran, {} failed)\n", sweep.name,
                    report.total, report.skipped + report.recovered, options.database,
                    report.ok, report.failed);
-        if (report.interrupted)
-        {
-            throw ExitStatus{130};
-        }
-        if (report.failed > 0)
+        if (report.failed > 0 && !report.interrupted)
         {
             // A figure from part of its data would look complete: do not draw it.
             fmt::print(stderr, "error: {} runs of {} failed; see `incsim results {} --where "
                                "\"status != 'ok'\"`\n",
                        report.failed, sweep.name, options.database);
-            throw ExitStatus{static_cast<int>(std::min<size_t>(report.failed, 100))};
         }
+        ThrowIfIncomplete(report);
         const int status = experiment::RunProcess({"/usr/bin/python3", root + "/" + found->script,
                                                    "--db", options.database, "--out",
                                                    args->outDir});

@@ -21,6 +21,28 @@ ShowProgress(const std::string& mode)
 }
 
 void
+AddSweepRunOptions(CLI::App& command, experiment::SweepOptions& options)
+{
+    command.add_option("--db", options.database, "Results database (SQLite)");
+    command.add_option("--jobs,-j", options.jobs, "Runs at once (default: one per core)");
+    command.add_option("--backend", options.backend, "local or slurm")
+        ->check(CLI::IsMember({"local", "slurm"}));
+}
+
+void
+ThrowIfIncomplete(const experiment::SweepReport& report)
+{
+    if (report.interrupted)
+    {
+        throw ExitStatus{130};
+    }
+    if (report.failed > 0)
+    {
+        throw ExitStatus{static_cast<int>(std::min<size_t>(report.failed, 100))};
+    }
+}
+
+void
 AddSweepCommand(CLI::App& app)
 {
     struct SweepArgs
@@ -33,10 +55,7 @@ AddSweepCommand(CLI::App& app)
     CLI::App* sweep = app.add_subcommand(
         "sweep", "Run a parameter sweep into the results database (resumable)");
     sweep->add_option("sweep", args->file, "Sweep JSON file")->required();
-    sweep->add_option("--jobs,-j", args->options.jobs, "Runs at once (default: one per core)");
-    sweep->add_option("--backend", args->options.backend, "local or slurm")
-        ->check(CLI::IsMember({"local", "slurm"}));
-    sweep->add_option("--db", args->options.database, "Results database (SQLite)");
+    AddSweepRunOptions(*sweep, args->options);
     sweep->add_option("--out", args->options.outDir, "Where run directories go");
     sweep->add_flag("--dry-run", args->options.dryRun,
                     "Expand the sweep and check every run's scenario; run nothing");
@@ -62,15 +81,7 @@ AddSweepCommand(CLI::App& app)
                                "results {} --metric NAME` and the runs' metrics.json)\n",
                        spec.file, metric, options.database);
         }
-        if (report.interrupted)
-        {
-            throw ExitStatus{130};
-        }
-        if (report.failed > 0)
-        {
-            // The exit status is the number of failed runs (at most 100).
-            throw ExitStatus{static_cast<int>(std::min<size_t>(report.failed, 100))};
-        }
+        ThrowIfIncomplete(report);
     });
 
     // What each Slurm array task runs (see tools/experiment/slurm-backend.h); not for people.
