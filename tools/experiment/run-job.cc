@@ -55,16 +55,30 @@ FileTail(const std::string& path, size_t lines)
     return tail;
 }
 
+namespace
+{
+/// Whether the run directory holds a finished run of `job` by this code, given its run.json and
+/// metrics.json as read (run.json is written last; scenario.resolved.json says which scenario
+/// ran, run.json with which code).
+bool
+Finished(const RunJob& job, const std::string& codeVersion,
+         const std::optional<nlohmann::json>& run, const std::optional<nlohmann::json>& metrics)
+{
+    if (!run || !metrics || run->value("version", "") != codeVersion)
+    {
+        return false;
+    }
+    const auto resolved = TryReadJson(job.runDir + "/scenario.resolved.json");
+    return resolved && ScenarioHash(*resolved) == job.scenarioHash;
+}
+
+} // namespace
+
 bool
 RunDirectoryFinished(const RunJob& job, const std::string& codeVersion)
 {
-    // run.json is written last; scenario.resolved.json says which scenario ran, run.json with
-    // which code.
-    const auto run = TryReadJson(job.runDir + "/run.json");
-    const auto resolved = TryReadJson(job.runDir + "/scenario.resolved.json");
-    return run && resolved && run->value("version", "") == codeVersion &&
-           ScenarioHash(*resolved) == job.scenarioHash &&
-           TryReadJson(job.runDir + "/metrics.json");
+    return Finished(job, codeVersion, TryReadJson(job.runDir + "/run.json"),
+                    TryReadJson(job.runDir + "/metrics.json"));
 }
 
 RunRecord
@@ -81,7 +95,7 @@ CollectRun(const SweepSpec& sweep, const std::string& codeVersion, const RunJob&
     record.params = job.planned.point;
     const auto run = TryReadJson(job.runDir + "/run.json");
     const auto metrics = TryReadJson(job.runDir + "/metrics.json");
-    if (end == RunEnd::Exited && run && metrics && RunDirectoryFinished(job, codeVersion))
+    if (end == RunEnd::Exited && Finished(job, codeVersion, run, metrics))
     {
         record.status = "ok";
         record.wallSeconds = run->value("wall_seconds", 0.0);
