@@ -72,6 +72,13 @@ P4Pipeline::SetDropReason(Frame& frame) const
 }
 
 void
+P4Pipeline::ReparseKeeping(Frame& frame, const p4rt::V1Metadata& md, uint8_t fieldList)
+{
+    std::memcpy(m_scratch, frame.pipelineState, m_program->StateSize());
+    m_program->Reparse(frame.data, frame.length, frame.pipelineState, md, m_scratch, fieldList);
+}
+
+void
 P4Pipeline::Ingress(Frame& frame)
 {
     StandardMetadata& meta = frame.meta;
@@ -79,9 +86,7 @@ P4Pipeline::Ingress(Frame& frame)
     if (meta.instanceType == static_cast<uint8_t>(p4rt::InstanceType::Recirculate))
     {
         // The state still holds what egress left; the field list survives the parse.
-        std::memcpy(m_scratch, frame.pipelineState, m_program->StateSize());
-        m_program->Reparse(frame.data, frame.length, frame.pipelineState, md, m_scratch,
-                           meta.preservedFieldList);
+        ReparseKeeping(frame, md, meta.preservedFieldList);
     }
     else
     {
@@ -101,12 +106,10 @@ P4Pipeline::Ingress(Frame& frame)
         {
             break;
         }
-        std::memcpy(m_scratch, frame.pipelineState, m_program->StateSize());
         const uint8_t fieldList = md.resubmitFieldList;
         md = IngressMetadata(meta);
         md.instanceType = static_cast<uint32_t>(p4rt::InstanceType::Resubmit);
-        m_program->Reparse(frame.data, frame.length, frame.pipelineState, md, m_scratch,
-                           fieldList);
+        ReparseKeeping(frame, md, fieldList);
         m_program->Ingress(frame.pipelineState, md);
     }
     // Unicast leaves ingress as a normal packet, whatever brought it in.

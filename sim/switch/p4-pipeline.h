@@ -56,6 +56,8 @@ class P4Pipeline : public SwitchPipeline
   private:
     void SetDropReason(Frame& frame) const;
     /// A copy of the frame for clone session `session`, into its port's queue.
+    /// Parses the frame's bytes again, keeping field list `fieldList` of its current state.
+    void ReparseKeeping(Frame& frame, const p4rt::V1Metadata& md, uint8_t fieldList);
     void Clone(const Frame& frame, uint32_t session, uint8_t fieldList, p4rt::InstanceType type,
                bool afterEgress);
 

@@ -79,6 +79,12 @@ SwitchDevice::ReceiveFrame(FramePtr frame, uint32_t port)
     }
     ++m_counters.received;
     TraceReceive(*frame, port);
+    StartIngress(std::move(frame), port);
+}
+
+void
+SwitchDevice::StartIngress(FramePtr frame, uint32_t port)
+{
     StandardMetadata& meta = frame->meta;
     meta = StandardMetadata{};
     meta.ingressPort = port;
@@ -91,17 +97,10 @@ SwitchDevice::ReceiveFrame(FramePtr frame, uint32_t port)
 void
 SwitchDevice::InjectFromCpu(FramePtr frame)
 {
-    if (!m_up)
+    if (m_up)
     {
-        return;
+        StartIngress(std::move(frame), m_cpuPort);
     }
-    StandardMetadata& meta = frame->meta;
-    meta = StandardMetadata{};
-    meta.ingressPort = m_cpuPort;
-    meta.packetLength = frame->wireLength;
-    meta.ingressTimestampPs = NowPs();
-    m_pipeline->Ingress(*frame);
-    Dispatch(std::move(frame));
 }
 
 void

@@ -84,6 +84,8 @@ class SwitchDevice : public NetworkNode, public TransmitHook
 
   private:
     void DoDispose() override;
+    /// Fresh metadata for a frame entering on `port`, then ingress and the traffic manager.
+    void StartIngress(FramePtr frame, uint32_t port);
     void Dispatch(FramePtr frame);
     void CpuServiceDone();
     void RecirculationDone(uint64_t generation);
