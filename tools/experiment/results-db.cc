@@ -183,10 +183,18 @@ ResultsDb::ResultsDb(const std::string& path)
          "parameters TEXT, metrics TEXT, updated_at TEXT)");
     Exec("CREATE TABLE IF NOT EXISTS sweep_runs (sweep TEXT NOT NULL, run_id TEXT NOT NULL, "
          "PRIMARY KEY (sweep, run_id))");
+    ReloadColumns();
+}
+
+void
+ResultsDb::ReloadColumns()
+{
+    m_columns.clear();
     Statement columns(m_db, "PRAGMA table_info(runs)");
     while (columns.Step())
     {
-        m_columns.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(columns.Get(), 1)));
+        m_columns.emplace_back(
+            reinterpret_cast<const char*>(sqlite3_column_text(columns.Get(), 1)));
     }
 }
 
@@ -222,13 +230,7 @@ ResultsDb::EnsureParamColumn(const std::string& name)
     {
         return;
     }
-    m_columns.clear();
-    Statement columns(m_db, "PRAGMA table_info(runs)");
-    while (columns.Step())
-    {
-        m_columns.emplace_back(
-            reinterpret_cast<const char*>(sqlite3_column_text(columns.Get(), 1)));
-    }
+    ReloadColumns();
     if (std::none_of(m_columns.begin(), m_columns.end(), same))
     {
         Exec("ALTER TABLE runs ADD COLUMN " + QuoteIdentifier(name));

@@ -82,6 +82,8 @@ class ResultsDb
   private:
     void Exec(const std::string& sql) const;
     void EnsureParamColumn(const std::string& name);
+    /// Reads the runs table's column names (another process may have added some).
+    void ReloadColumns();
 
     std::string m_path;
     sqlite3* m_db = nullptr;
