@@ -245,7 +245,6 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
         // last end.json files, then what did not end by itself was stopped.
         if (goneSince && std::chrono::steady_clock::now() - *goneSince > std::chrono::seconds(3))
         {
-            // The array has left the queue: what did not end by itself was stopped.
             for (size_t i = 0; i < jobs.size(); ++i)
             {
                 if (!reported[i] && !EndOf(jobs[i]))
