@@ -50,13 +50,8 @@ LamportProcess::Exchange()
 }
 
 void
-LamportProcess::DoReceive(const Datagram& datagram)
+LamportProcess::Receive(const BaselineHeader& header)
 {
-    if (datagram.materialised < BaselineHeader::kBytes)
-    {
-        return;
-    }
-    const BaselineHeader header = BaselineHeader::Read(datagram.bytes);
     if (header.src >= Processes() || header.src == ProcessId())
     {
         return;

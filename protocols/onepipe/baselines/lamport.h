@@ -25,7 +25,7 @@ class LamportProcess : public OrderedBroadcast
   private:
     void Transmit(uint32_t firstSequence, uint32_t bytes) override;
     bool Deliverable(const Held& next) const override { return next.key <= m_heardFromAll; }
-    void DoReceive(const Datagram& datagram) override;
+    void Receive(const BaselineHeader& header) override;
     void DoDispose() override;
     void Heard(uint32_t src, uint64_t key);
     void Exchange();

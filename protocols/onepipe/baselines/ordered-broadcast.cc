@@ -6,6 +6,25 @@
 namespace incsim::onepipe
 {
 
+std::optional<BaselineHeader>
+ReadBaselineHeader(const Datagram& datagram)
+{
+    if (datagram.materialised < BaselineHeader::kBytes)
+    {
+        return std::nullopt;
+    }
+    return BaselineHeader::Read(datagram.bytes);
+}
+
+void
+OrderedBroadcast::DoReceive(const Datagram& datagram)
+{
+    if (const auto header = ReadBaselineHeader(datagram))
+    {
+        Receive(*header);
+    }
+}
+
 void
 OrderedBroadcast::Configure(uint32_t processId, const BaselineSetup& setup)
 {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct BaselineSetup
     Stats* stats = nullptr;
     Traces traces;
 };
+
+/// The baseline header at the start of a datagram (nullopt if it is too short to hold one).
+std::optional<BaselineHeader> ReadBaselineHeader(const Datagram& datagram);
 
 /// Base of the total-order broadcast baselines of 1Pipe's Fig. 8: a process that broadcasts
 /// to every other process and delivers in one global order of keys. It keeps the 1Pipe
@@ -56,6 +60,8 @@ class OrderedBroadcast : public Endpoint
 
     /// A broadcast whose CPU cost is paid; its messages are numbered from `firstSequence`.
     virtual void Transmit(uint32_t firstSequence, uint32_t bytes) = 0;
+    /// A baseline packet arrived for this process.
+    virtual void Receive(const BaselineHeader& header) = 0;
     /// Whether the lowest held broadcast, `next`, may be delivered now.
     virtual bool Deliverable(const Held& next) const = 0;
     /// Called as each held broadcast leaves the queue, in key order.
@@ -79,6 +85,8 @@ class OrderedBroadcast : public Endpoint
     Stats& RunStats() const { return *m_setup.stats; }
 
   private:
+    void DoReceive(const Datagram& datagram) final;
+
     uint32_t m_processId = 0;
     BaselineSetup m_setup;
     uint32_t m_nextSequence = 0;

@@ -23,13 +23,8 @@ SequencedProcess::Transmit(uint32_t firstSequence, uint32_t bytes)
 }
 
 void
-SequencedProcess::DoReceive(const Datagram& datagram)
+SequencedProcess::Receive(const BaselineHeader& header)
 {
-    if (datagram.materialised < BaselineHeader::kBytes)
-    {
-        return;
-    }
-    const BaselineHeader header = BaselineHeader::Read(datagram.bytes);
     if (header.kind == BaselineKind::Sequenced)
     {
         Hold(header);
@@ -47,15 +42,12 @@ HostSequencer::Configure(const BaselineSetup& setup, int64_t costPerCopyPs)
 void
 HostSequencer::DoReceive(const Datagram& datagram)
 {
-    if (datagram.materialised < BaselineHeader::kBytes)
+    std::optional<BaselineHeader> received = ReadBaselineHeader(datagram);
+    if (!received || received->kind != BaselineKind::Data)
     {
         return;
     }
-    BaselineHeader header = BaselineHeader::Read(datagram.bytes);
-    if (header.kind != BaselineKind::Data)
-    {
-        return;
-    }
+    BaselineHeader header = *received;
     header.kind = BaselineKind::Sequenced;
     header.key = ++m_lastKey;
     const int64_t start = std::max(NowPs(), m_busyUntilPs);

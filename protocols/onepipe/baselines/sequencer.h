@@ -22,7 +22,7 @@ class SequencedProcess : public OrderedBroadcast
     void Transmit(uint32_t firstSequence, uint32_t bytes) override;
     bool Deliverable(const Held& next) const override { return next.key == m_nextKey; }
     void Released(const Held& /*held*/) override { ++m_nextKey; }
-    void DoReceive(const Datagram& datagram) override;
+    void Receive(const BaselineHeader& header) override;
 
     uint32_t m_sequencerHost = 0;
     uint64_t m_nextKey = 1;

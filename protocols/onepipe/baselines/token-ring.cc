@@ -21,13 +21,8 @@ TokenProcess::Transmit(uint32_t firstSequence, uint32_t bytes)
 }
 
 void
-TokenProcess::DoReceive(const Datagram& datagram)
+TokenProcess::Receive(const BaselineHeader& header)
 {
-    if (datagram.materialised < BaselineHeader::kBytes)
-    {
-        return;
-    }
-    const BaselineHeader header = BaselineHeader::Read(datagram.bytes);
     if (header.kind == BaselineKind::Sequenced)
     {
         Hold(header);

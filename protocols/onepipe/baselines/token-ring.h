@@ -28,7 +28,7 @@ class TokenProcess : public OrderedBroadcast
     void Transmit(uint32_t firstSequence, uint32_t bytes) override;
     bool Deliverable(const Held& next) const override { return next.key == m_nextKey; }
     void Released(const Held& /*held*/) override { ++m_nextKey; }
-    void DoReceive(const Datagram& datagram) override;
+    void Receive(const BaselineHeader& header) override;
     void UseToken(uint64_t nextKey);
 
     std::deque<Pending> m_pending;
