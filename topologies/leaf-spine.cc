@@ -1,6 +1,6 @@
 #include "topologies/register.h"
+#include "topologies/uplink-rate.h"
 
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -15,20 +15,8 @@ BuildLeafSpine(const ParamView& params, const LinkParams& link)
     const auto leaves = static_cast<uint32_t>(params.Int("leaves"));
     const auto spines = static_cast<uint32_t>(params.Int("spines"));
     const auto hostsPerLeaf = static_cast<uint32_t>(params.Int("hosts_per_leaf"));
-    const double oversubscription = params.Number("oversubscription");
-
     // Uplinks share the leaf's host traffic, divided by the oversubscription ratio.
-    const long double uplinkBps = static_cast<long double>(hostsPerLeaf) * link.rateBps /
-                                  (static_cast<long double>(spines) * oversubscription);
-    const long double rounded = std::round(uplinkBps);
-    if (rounded < 1 || rounded > 1e18L)
-    {
-        params.Fail("oversubscription",
-                    rounded < 1 ? "makes the uplink rate round to 0bps"
-                                : "makes the uplink rate too large to simulate");
-    }
-    LinkParams uplink = link;
-    uplink.rateBps = static_cast<uint64_t>(rounded);
+    const LinkParams uplink = OversubscribedUplink(params, link, hostsPerLeaf, spines);
 
     Topology topology;
     std::vector<uint32_t> hosts;

@@ -1,4 +1,5 @@
 #include "topologies/register.h"
+#include "topologies/uplink-rate.h"
 
 #include <string>
 #include <vector>
@@ -17,6 +18,10 @@ constexpr uint32_t kHostsPerTor = 8;
 Topology
 BuildOnePipeTestbed(const ParamView& params, const LinkParams& link)
 {
+    // Each ToR's hosts share its uplinks at the oversubscription ratio; a spine's two core
+    // links carry what its two ToR links bring (1:1), so the ratio is the whole network's.
+    const LinkParams uplink = OversubscribedUplink(params, link, kHostsPerTor, kSpinesPerPod);
+
     Topology topology;
     const uint32_t numTors = kPods * kTorsPerPod;
     std::vector<uint32_t> hosts;
@@ -56,14 +61,14 @@ BuildOnePipeTestbed(const ParamView& params, const LinkParams& link)
         const uint32_t pod = t / kTorsPerPod;
         for (uint32_t s = 0; s < kSpinesPerPod; ++s)
         {
-            topology.AddLink(tors[t], spines[pod * kSpinesPerPod + s], link);
+            topology.AddLink(tors[t], spines[pod * kSpinesPerPod + s], uplink);
         }
     }
     for (uint32_t spine : spines)
     {
         for (uint32_t core : cores)
         {
-            topology.AddLink(spine, core, link);
+            topology.AddLink(spine, core, uplink);
         }
     }
     return topology;
@@ -79,8 +84,15 @@ OnePipeTestbedGenerator()
         "The 1Pipe paper's testbed (SIGCOMM 2021, Sec. 7.1): a 3-layer tree of 4 ToR (tor{i}), "
         "4 spine (spine{i}) and 2 core (core{i}) switches with 8 hosts (h{i}) per ToR. Pod p holds "
         "tor{2p}, tor{2p+1}, spine{2p} and spine{2p+1}; each ToR links to both spines of its pod "
-        "and each spine to both cores. Hosts are 1, 3 or 5 switches apart.";
-    generator.params = [] { return Spec::Object(); };
+        "and each spine to both cores. Hosts are 1, 3 or 5 switches apart. Host links run at the "
+        "/links rate R, switch links at 8R / (2 * oversubscription): the default 4 gives every "
+        "link R (8 hosts over 2 uplinks per ToR); 1 is non-blocking, as in the paper.";
+    generator.params = [] {
+        return Spec::Object().Field("oversubscription",
+                                    Spec::Number().Above(0),
+                                    "host bandwidth / uplink bandwidth at a ToR; spines are 1:1",
+                                    4.0);
+    };
     generator.build = BuildOnePipeTestbed;
     return generator;
 }

@@ -13,29 +13,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import matplotlib.pyplot as plt  # noqa: E402
-
-from incsim_analysis.figure import load_sweep, plot_series, save  # noqa: E402
+from incsim_analysis.figure import (LATENCY_AND_DELIVERY, latency_and_delivery,  # noqa: E402
+                                    load_sweep, save)
 
 LOSS = "links.loss"
 
 
 def main():
-    args, runs = load_sweep(__doc__, "onepipe-fig9b",
-                            ["onepipe.latency_mean_us", "onepipe.latency_p5_us",
-                             "onepipe.latency_p95_us", "onepipe.delivery_ratio"])
+    args, runs = load_sweep(__doc__, "onepipe-fig9b", LATENCY_AND_DELIVERY)
     runs[LOSS] = runs[LOSS].astype(float)
-    fig, (latency, delivered) = plt.subplots(1, 2, figsize=(6.6, 2.5))
-    everything = [("1Pipe best effort", lambda frame: frame[LOSS] >= 0)]
-    plot_series(latency, runs, LOSS, "onepipe.latency_mean_us", everything,
-                band=("onepipe.latency_p5_us", "onepipe.latency_p95_us"))
-    plot_series(delivered, runs, LOSS, "onepipe.delivery_ratio", everything)
-    for axis in (latency, delivered):
-        axis.set_xscale("log")
-        axis.set_xlabel("packet loss rate per link")
-    latency.set_ylabel("delivery latency (µs)")
-    latency.set_ylim(bottom=0)
-    delivered.set_ylabel("messages delivered / sent")
+    fig, latency, delivered = latency_and_delivery(
+        runs, LOSS, [("1Pipe best effort", lambda frame: frame[LOSS] >= 0)],
+        "packet loss rate per link")
+    latency.set_xscale("log")
+    delivered.set_xscale("log")
     save(fig, args, "onepipe-fig9b")
 
 

@@ -98,10 +98,8 @@ UdpEndpoint::SendMessage()
         for (uint32_t i = 0; i < fragments; ++i)
         {
             uint32_t body = std::min(perFragment, m_workload.messageBytes - i * perFragment);
-            StoreBe32(header, static_cast<uint32_t>(id >> 32));
-            StoreBe32(header + 4, static_cast<uint32_t>(id));
-            StoreBe32(header + 8, static_cast<uint32_t>(static_cast<uint64_t>(now) >> 32));
-            StoreBe32(header + 12, static_cast<uint32_t>(now));
+            StoreBe64(header, id);
+            StoreBe64(header + 8, static_cast<uint64_t>(now));
             StoreBe16(header + 16, static_cast<uint16_t>(i));
             StoreBe16(header + 18, static_cast<uint16_t>(fragments));
             StoreBe32(header + 20, m_workload.messageBytes);
@@ -130,9 +128,8 @@ UdpEndpoint::DoReceive(const Datagram& datagram)
         return;
     }
     const uint8_t* h = datagram.bytes;
-    uint64_t id = (static_cast<uint64_t>(LoadBe32(h)) << 32) | LoadBe32(h + 4);
-    auto sentPs = static_cast<int64_t>((static_cast<uint64_t>(LoadBe32(h + 8)) << 32) |
-                                       LoadBe32(h + 12));
+    uint64_t id = LoadBe64(h);
+    auto sentPs = static_cast<int64_t>(LoadBe64(h + 8));
     uint16_t fragments = LoadBe16(h + 18);
     uint32_t bytes = LoadBe32(h + 20);
     if (fragments == 1)

@@ -50,6 +50,12 @@ LoadBe32(const uint8_t* p)
     return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
 }
 
+inline uint64_t
+LoadBe64(const uint8_t* p)
+{
+    return (uint64_t(LoadBe32(p)) << 32) | LoadBe32(p + 4);
+}
+
 inline void
 StoreBe16(uint8_t* p, uint16_t v)
 {
@@ -64,6 +70,13 @@ StoreBe32(uint8_t* p, uint32_t v)
     p[1] = static_cast<uint8_t>(v >> 16);
     p[2] = static_cast<uint8_t>(v >> 8);
     p[3] = static_cast<uint8_t>(v);
+}
+
+inline void
+StoreBe64(uint8_t* p, uint64_t v)
+{
+    StoreBe32(p, static_cast<uint32_t>(v >> 32));
+    StoreBe32(p + 4, static_cast<uint32_t>(v));
 }
 
 /// The addressing of one UDP datagram.

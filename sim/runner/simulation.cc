@@ -8,6 +8,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/trace/network-tracer.h"
 #include "sim/trace/trace-outputs.h"
+#include "sim/traffic/background-traffic.h"
 
 #include <ns3/object-factory.h>
 #include <ns3/simulator.h>
@@ -66,6 +67,7 @@ Simulation::Simulation(const Scenario& scenario, const std::string& runDir, bool
         m_protocol = Protocols().Get(protocol.String("name")).create();
         m_protocol->Install(*m_world, protocol.Get("params"), scenario.Section("workload"));
     }
+    m_background = std::make_unique<BackgroundTraffic>(*m_world, scenario.Section("background"));
     m_tracer = std::make_unique<NetworkTracer>(*m_world);
     ScheduleFaults(*m_world, faults);
 }
@@ -73,6 +75,7 @@ Simulation::Simulation(const Scenario& scenario, const std::string& runDir, bool
 Simulation::~Simulation()
 {
     m_tracer.reset();
+    m_background.reset();
     m_protocol.reset();
     m_world.reset();
     m_traces->Close();
@@ -105,6 +108,10 @@ Simulation::Metrics() const
         nlohmann::json protocolMetrics = nlohmann::json::object();
         m_protocol->CollectMetrics(protocolMetrics);
         metrics[m_scenario.Section("protocol").String("name")] = protocolMetrics;
+    }
+    if (m_background->Enabled())
+    {
+        metrics["background"] = m_background->Metrics();
     }
     return metrics;
 }

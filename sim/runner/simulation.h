@@ -11,6 +11,7 @@
 namespace incsim
 {
 
+class BackgroundTraffic;
 class NetworkTracer;
 class Protocol;
 class Scenario;
@@ -18,8 +19,8 @@ class TraceOutputs;
 class World;
 
 /// One scenario assembled for running: the ns-3 scheduler it asks for, its trace outputs, the
-/// world, the protocol, the network tracer and the fault timeline, in that order. RunScenario,
-/// tests and benchmarks all build runs through it. Destroying it tears everything down and
+/// world, the protocol, the background traffic, the network tracer and the fault timeline, in
+/// that order. RunScenario, tests and benchmarks all build runs through it. Destroying it tears everything down and
 /// destroys the ns-3 simulator, so runs in one process stay independent.
 class Simulation
 {
@@ -38,7 +39,7 @@ class Simulation
 
     /// Runs the simulator to the scenario's duration; returns the wall time of the run (s).
     double Run(ProgressMode progress);
-    /// {"network": ..., "<protocol>": ...}.
+    /// {"network": ..., "<protocol>": ..., "background": ... (when there are flows)}.
     nlohmann::json Metrics() const;
     /// Writes the end-of-run traces (links.csv), stops tracing and closes every trace file.
     void CloseTraces();
@@ -48,6 +49,7 @@ class Simulation
     std::unique_ptr<TraceOutputs> m_traces;
     std::unique_ptr<World> m_world;
     std::unique_ptr<Protocol> m_protocol;
+    std::unique_ptr<BackgroundTraffic> m_background;
     std::unique_ptr<NetworkTracer> m_tracer;
 };
 

@@ -116,6 +116,34 @@ HostsSpec()
 }
 
 Spec
+BackgroundSpec()
+{
+    return Spec::Object()
+        .Field("flows_per_host",
+               Spec::Integer().Min(0).Max(1024),
+               "Long-lived flows each host sends, each to a random other host; 0 for none.",
+               0)
+        .Field("max_window",
+               Spec::Size().Min(4096),
+               "Receive window of a flow: the largest congestion window.",
+               "1MiB")
+        .Field("initial_window", Spec::Integer().Min(1).Max(1000),
+               "Initial congestion window, in segments.", 10)
+        .Field("min_rto", Spec::Duration().Above(0), "Smallest retransmission timeout.", "1ms")
+        .Field("nic_limit",
+               Spec::Size().Above(0),
+               "Background data a host keeps queued in its NICs, like Linux's TCP small queues.",
+               "64KiB")
+        .Field("priority", Spec::Integer().Min(0).Max(7),
+               "Switch and NIC queue of background packets.", 0)
+        .Field("port", Spec::Integer().Min(1).Max(65535),
+               "UDP port of the background transport on every host.", 7000)
+        .Field("start", Spec::Duration(), "When flows start sending.", "0ns")
+        .OptionalField("stop", Spec::Duration(),
+                       "When flows stop sending new data (default: the end of the run).");
+}
+
+Spec
 SimulatorSpec()
 {
     return Spec::Object().Field(
@@ -503,6 +531,10 @@ Scenario::DocumentSpec()
                         "protocol/name",
                         ProtocolWorkload,
                         "Traffic the protocol's endpoints generate.")
+        .Field("background",
+               BackgroundSpec(),
+               "Background bulk flows over a TCP-like transport, next to any protocol.",
+               json::object())
         .Field("faults",
                Spec::Array(FaultSpec()),
                "Scheduled faults, applied in time order.",

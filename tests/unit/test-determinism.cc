@@ -19,7 +19,7 @@ namespace
 {
 
 // A small quickstart: k=4 fat-tree, random loss on every link, and a link that fails and
-// comes back, with every trace and pcap enabled.
+// comes back, background bulk flows, with every trace and pcap enabled.
 const char* kScenario = R"({
     "name": "determinism",
     "seed": 1,
@@ -31,6 +31,7 @@ const char* kScenario = R"({
     "clocks": {"offset": {"dist": "uniform", "min": "0ns", "max": "1us"}},
     "protocol": {"name": "udp"},
     "workload": {"pattern": "uniform", "message_size": "3000B", "load": 0.6},
+    "background": {"flows_per_host": 1, "min_rto": "50us"},
     "faults": [
         {"at": "150us", "action": "link_down", "link": ["a0_0", "c0"]},
         {"at": "300us", "action": "link_up", "link": ["a0_0", "c0"]}
@@ -98,6 +99,7 @@ TEST_CASE("Same scenario and seed: byte-identical traces and metrics", "[determi
               metrics["network"]["drops"]["no_route"].get<uint64_t>() >
           0);
     CHECK(metrics["udp"]["messages_delivered"].get<uint64_t>() > 500);
+    CHECK(metrics["background"]["retransmissions"].get<uint64_t>() > 0);
     CHECK(filesA["queues.csv"].size() > 1000);
 
     CHECK(filesB.size() == filesA.size());

@@ -126,8 +126,9 @@ struct TempDir
     std::filesystem::path path;
 };
 
-const std::string kTopLevelKeys = "clocks, description, duration, faults, hosts, links, name, "
-                                  "outputs, protocol, routing, seed, simulator, switch, topology, workload";
+const std::string kTopLevelKeys = "background, clocks, description, duration, faults, hosts, "
+                                  "links, name, outputs, protocol, routing, seed, simulator, "
+                                  "switch, topology, workload";
 
 } // namespace
 

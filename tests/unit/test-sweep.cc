@@ -1,11 +1,13 @@
-// Sweep files: expansion into the exact run set (grid, zip, list, repetitions and seeds) and
-// errors that name the file and the JSON path.
+// Sweep files: expansion into the exact run set (grid, zip, list, repetitions and seeds),
+// errors that name the file and the JSON path, and runs that several sweeps share.
 
 #include "sim/core/diagnostics.h"
+#include "tools/experiment/results-db.h"
 #include "tools/experiment/sweep-spec.h"
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <set>
 
 using namespace incsim;
@@ -135,4 +137,30 @@ TEST_CASE("bad sweep files are reported with the file and JSON path", "[sweep]")
     CHECK(ErrorOf(R"({"name": "s", "scenario": "b.json", "metrics": ["ok", 3]})") ==
           "sweeps/test.json: /metrics/1: expected a metric path such as "
           "\"udp.latency_p99_us\", got 3");
+}
+
+TEST_CASE("a run shared by two sweeps carries both sweeps' parameters", "[sweep][results]")
+{
+    const std::string path = std::filesystem::temp_directory_path() / "incsim-shared-run.sqlite";
+    std::filesystem::remove(path);
+    {
+        ResultsDb db(path);
+        RunRecord run;
+        run.sweep = "first";
+        run.runId = "r1";
+        run.status = "ok";
+        run.params = {{"load", 0.5}};
+        db.RecordRun(run);
+        // The second sweep varies a parameter the first one fixed; it finds the run finished.
+        db.AddToSweep("second", "r1", {{"ratio", 2}});
+        const auto rows = db.Query("SELECT load, ratio, params FROM runs WHERE run_id = 'r1'");
+        REQUIRE(rows.size() == 2);
+        CHECK(rows[1][0] == "0.5");
+        CHECK(rows[1][1] == "2");
+        CHECK(json::parse(rows[1][2]) == json{{"load", 0.5}, {"ratio", 2}});
+        const auto sweeps =
+            db.Query("SELECT sweep FROM sweep_runs WHERE run_id = 'r1' ORDER BY sweep");
+        CHECK(sweeps.size() == 3);
+    }
+    std::filesystem::remove(path);
 }

@@ -264,6 +264,27 @@ TEST_CASE("1Pipe testbed: 4 ToR, 4 spine, 2 core switches and 32 hosts", "[topol
     CHECK(ErrorOf("onepipe-testbed", {{"k", 4}}).find("/topology/params/k") != std::string::npos);
 }
 
+TEST_CASE("1Pipe testbed: switch links follow oversubscription, every link R by default",
+          "[topology]")
+{
+    const auto rate = [](const Topology& topology, const char* a, const char* b) {
+        return topology.Link(*topology.FindLink(NodeId(topology, a), NodeId(topology, b)))
+            .params.rateBps;
+    };
+    // 8 hosts over 2 uplinks per ToR: 4:1 when every link runs at the host rate (10 Gbps).
+    Topology standard = Generate("onepipe-testbed");
+    CHECK(rate(standard, "h0", "tor0") == 10'000'000'000);
+    CHECK(rate(standard, "tor0", "spine0") == 10'000'000'000);
+    CHECK(rate(standard, "spine0", "core1") == 10'000'000'000);
+    // Non-blocking: 8 * 10 Gbps / 2 = 40 Gbps per ToR uplink; spines pass it on 1:1.
+    Topology open = Generate("onepipe-testbed", {{"oversubscription", 1.0}});
+    CHECK(rate(open, "h31", "tor3") == 10'000'000'000);
+    CHECK(rate(open, "tor3", "spine2") == 40'000'000'000);
+    CHECK(rate(open, "spine2", "core0") == 40'000'000'000);
+    CHECK(ErrorOf("onepipe-testbed", {{"oversubscription", 1e12}}) ==
+          "scenario.json: /topology/params/oversubscription: makes the uplink rate round to 0bps");
+}
+
 TEST_CASE("Leaf-spine uplink rate follows oversubscription", "[topology]")
 {
     Topology topology =

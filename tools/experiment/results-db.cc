@@ -239,12 +239,52 @@ ResultsDb::EnsureParamColumn(const std::string& name)
 }
 
 void
-ResultsDb::AddToSweep(const std::string& sweep, const std::string& runId)
+ResultsDb::InsertSweepRun(const std::string& sweep, const std::string& runId)
 {
     Statement insert(m_db, "INSERT OR IGNORE INTO sweep_runs VALUES (?, ?)");
     insert.Bind(1, sweep);
     insert.Bind(2, runId);
     insert.Step();
+}
+
+void
+ResultsDb::AddToSweep(const std::string& sweep, const std::string& runId,
+                      const std::vector<std::pair<std::string, nlohmann::json>>& params)
+{
+    Exec("BEGIN IMMEDIATE");
+    try
+    {
+        Statement read(m_db, "SELECT params FROM runs WHERE run_id = ?");
+        read.Bind(1, runId);
+        nlohmann::json merged = nlohmann::json::object();
+        if (read.Step() && sqlite3_column_type(read.Get(), 0) == SQLITE_TEXT)
+        {
+            merged = nlohmann::json::parse(
+                reinterpret_cast<const char*>(sqlite3_column_text(read.Get(), 0)));
+        }
+        // This sweep may vary parameters the run's first sweep fixed: the run has them too.
+        for (const auto& [name, value] : params)
+        {
+            EnsureParamColumn(name);
+            Statement update(m_db, "UPDATE runs SET " + QuoteIdentifier(name) +
+                                       " = ? WHERE run_id = ?");
+            update.BindJson(1, value);
+            update.Bind(2, runId);
+            update.Step();
+            merged[name] = value;
+        }
+        Statement write(m_db, "UPDATE runs SET params = ? WHERE run_id = ?");
+        write.Bind(1, merged.dump());
+        write.Bind(2, runId);
+        write.Step();
+        InsertSweepRun(sweep, runId);
+        Exec("COMMIT");
+    }
+    catch (...)
+    {
+        Exec("ROLLBACK");
+        throw;
+    }
 }
 
 void
@@ -296,7 +336,7 @@ ResultsDb::RecordRun(const RunRecord& run)
         {
             EnsureParamColumn(name);
         }
-        AddToSweep(run.sweep, run.runId);
+        InsertSweepRun(run.sweep, run.runId);
         std::string columns = "run_id, sweep, scenario_hash, code_version, repetition, seed, "
                               "status, wall_seconds, events, simulated_ns, peak_rss_kb, run_dir, "
                               "error, finished_at, params";

@@ -66,8 +66,10 @@ class ResultsDb
     /// Whether a run with this resolved scenario and code version finished successfully.
     bool HasFinished(const std::string& scenarioHash, const std::string& codeVersion) const;
 
-    /// Notes that `sweep` includes the (already recorded) run.
-    void AddToSweep(const std::string& sweep, const std::string& runId);
+    /// Notes that `sweep` includes the (already recorded) run, whose values of the sweep's
+    /// parameters are `params`.
+    void AddToSweep(const std::string& sweep, const std::string& runId,
+                    const std::vector<std::pair<std::string, nlohmann::json>>& params);
 
     /// How many runs in `sweep` reported `metric`.
     size_t CountMetric(const std::string& sweep, const std::string& metric) const;
@@ -81,6 +83,7 @@ class ResultsDb
 
   private:
     void Exec(const std::string& sql) const;
+    void InsertSweepRun(const std::string& sweep, const std::string& runId);
     void EnsureParamColumn(const std::string& name);
     /// Reads the runs table's column names (another process may have added some).
     void ReloadColumns();

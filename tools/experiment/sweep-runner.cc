@@ -159,7 +159,7 @@ RunSweep(const SweepSpec& sweep, const SweepOptions& options)
     {
         if (db.HasFinished(job.scenarioHash, codeVersion))
         {
-            db.AddToSweep(sweep.name, job.runId);
+            db.AddToSweep(sweep.name, job.runId, job.planned.point);
             ++report.skipped;
         }
         else if (RunDirectoryFinished(job, codeVersion))

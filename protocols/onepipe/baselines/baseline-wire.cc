@@ -14,8 +14,7 @@ BaselineHeader::Write(uint8_t* out) const
     out[0] = static_cast<uint8_t>(kind);
     StoreBe32(out + 4, src);
     StoreBe32(out + 8, sequence);
-    StoreBe32(out + 12, static_cast<uint32_t>(key >> 32));
-    StoreBe32(out + 16, static_cast<uint32_t>(key));
+    StoreBe64(out + 12, key);
     StoreBe32(out + 20, bytes);
 }
 
@@ -26,7 +25,7 @@ BaselineHeader::Read(const uint8_t* in)
     header.kind = static_cast<BaselineKind>(in[0]);
     header.src = LoadBe32(in + 4);
     header.sequence = LoadBe32(in + 8);
-    header.key = (uint64_t{LoadBe32(in + 12)} << 32) | LoadBe32(in + 16);
+    header.key = LoadBe64(in + 12);
     header.bytes = LoadBe32(in + 20);
     return header;
 }

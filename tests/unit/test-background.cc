@@ -1,0 +1,146 @@
+// Background bulk flows: a flow fills its bottleneck and repairs what a full buffer or a lossy
+// link drops; the configurations /background must refuse; and 1Pipe under background load
+// (paper Fig. 12): total order still holds, and queues inflate latency, more so when the
+// network is oversubscribed.
+
+#include "test-support.h"
+
+#include "protocols/onepipe/onepipe-checker.h"
+#include "sim/core/diagnostics.h"
+#include "sim/runner/runner.h"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace incsim;
+using namespace incsim::test;
+
+namespace
+{
+
+// A flow each way between h0 and h1 through a 5 Gbps bottleneck with 256 KiB buffers: the
+// windows outgrow the buffer, so the bottleneck drops and the flows must recover. The udp
+// protocol under test sends almost nothing.
+const char* kDumbbell = R"({
+    "seed": 1,
+    "duration": "3ms",
+    "topology": {"generator": "dumbbell",
+                 "params": {"left": 1, "right": 1, "bottleneck_rate": "5Gbps"}},
+    "links": {"rate": "10Gbps", "delay": "2us", "buffer": "256KiB"},
+    "protocol": {"name": "udp"},
+    "workload": {"load": 1e-4},
+    "background": {"flows_per_host": 1, "min_rto": "200us", "nic_limit": "16KiB"},
+    "outputs": {"traces": [], "progress": "never"}
+})";
+
+RunSummary
+Run(const TempDir& dir, const std::string& scenario, const std::vector<std::string>& overrides = {})
+{
+    RunOptions options;
+    options.outDir = dir.Path();
+    return RunScenario(ScenarioFromJson(scenario, overrides), options);
+}
+
+uint64_t
+Count(const RunSummary& run, const char* name)
+{
+    return run.metrics["background"][name].get<uint64_t>();
+}
+
+// Payload share of a full data frame on the wire: MTU 1500 less IPv4, UDP and the transport
+// header, over the MTU plus Ethernet header, FCS, preamble and gap.
+constexpr double kPayloadShare = (1500.0 - 20 - 8 - 32) / (1500 + 14 + 4 + 20);
+
+} // namespace
+
+TEST_CASE("A bulk flow fills its bottleneck and repairs the drops of a full buffer",
+          "[background]")
+{
+    InitIncsim();
+    TempDir dir;
+    RunSummary run = Run(dir, kDumbbell);
+    // Only the dumbbell's hosts send flows: h0 to h1 and h1 to h0, both through the bottleneck.
+    CHECK(Count(run, "flows") == 2);
+    const double goodput = run.metrics["background"]["goodput_gbps"].get<double>();
+    const double capacity = 2 * 5 * kPayloadShare; // both directions
+    INFO("goodput " << goodput << " Gbps of " << capacity);
+    CHECK(goodput <= capacity);
+    CHECK(goodput > 0.85 * capacity);
+    CHECK(run.metrics["network"]["drops"]["buffer_full"].get<uint64_t>() > 0);
+    CHECK(Count(run, "fast_retransmits") > 0);
+    // In-order bytes never exceed the distinct segments sent.
+    const uint64_t segment = 1500 - 20 - 8 - 32;
+    CHECK(Count(run, "bytes_delivered") <=
+          (Count(run, "segments_sent") - Count(run, "retransmissions")) * segment);
+}
+
+TEST_CASE("Bulk flows keep delivering over lossy links", "[background]")
+{
+    InitIncsim();
+    TempDir clean;
+    TempDir lossy;
+    const double cleanGoodput =
+        Run(clean, kDumbbell).metrics["background"]["goodput_gbps"].get<double>();
+    RunSummary run = Run(lossy, kDumbbell, {"links.loss=0.001"});
+    CHECK(run.metrics["network"]["drops"]["link_loss"].get<uint64_t>() > 0);
+    CHECK(Count(run, "retransmissions") > 0);
+    const double goodput = run.metrics["background"]["goodput_gbps"].get<double>();
+    INFO("lossy " << goodput << " Gbps, clean " << cleanGoodput);
+    CHECK(goodput > 0.2 * cleanGoodput);
+    CHECK(goodput < cleanGoodput);
+}
+
+TEST_CASE("Background flows refuse ports and networks they cannot use", "[background][config]")
+{
+    InitIncsim();
+    TempDir dir;
+    try
+    {
+        Run(dir, kDumbbell, {"background.port=5000"});
+        FAIL("expected an error");
+    }
+    catch (const InputError& error)
+    {
+        CHECK(std::string(error.what()).find("/background/port") != std::string::npos);
+        CHECK(std::string(error.what()).find("already used") != std::string::npos);
+    }
+    try
+    {
+        Run(dir, kDumbbell, {"topology.generator=star", R"(topology.params={"hosts": 1})"});
+        FAIL("expected an error");
+    }
+    catch (const InputError& error)
+    {
+        CHECK(std::string(error.what()).find("/background/flows_per_host") != std::string::npos);
+        CHECK(std::string(error.what()).find("at least 2 hosts") != std::string::npos);
+    }
+}
+
+TEST_CASE("1Pipe keeps total order under background flows, which inflate its latency",
+          "[background][onepipe]")
+{
+    InitIncsim();
+    auto latency = [](const std::string& oversubscription, int flows) {
+        TempDir dir;
+        RunSummary run = Run(dir, ReadFile("scenarios/onepipe/testbed-microbench.json"),
+                             {"duration=150us", "outputs.progress=never",
+                              "topology.params.oversubscription=" + oversubscription,
+                              fmt::format("background.flows_per_host={}", flows),
+                              R"(outputs.traces=["onepipe_sends","onepipe_deliveries","onepipe_failures"])"});
+        const CheckReport report = onepipe::CheckRun(run.runDir);
+        INFO(oversubscription << ", " << flows << " flows: "
+                              << (report.Ok() ? "" : report.violations.front()));
+        CHECK(report.Ok());
+        return run.metrics["onepipe"]["latency_mean_us"].get<double>();
+    };
+    const double idle = latency("1", 0);
+    const double loaded = latency("1", 10);
+    const double oversubscribed = latency("4", 10);
+    INFO("idle " << idle << " us, 10 flows " << loaded << " us, at 4:1 " << oversubscribed);
+    CHECK(loaded > idle + 5);
+    CHECK(oversubscribed > loaded + 10);
+}
