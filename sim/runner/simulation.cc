@@ -28,13 +28,8 @@ namespace
 void
 UseScheduler(const std::string& name)
 {
-    static const std::map<std::string, std::string> kTypes = {
-        {"calendar", "ns3::CalendarScheduler"},
-        {"heap", "ns3::HeapScheduler"},
-        {"map", "ns3::MapScheduler"},
-        {"priority-queue", "ns3::PriorityQueueScheduler"}};
     ns3::ObjectFactory factory;
-    factory.SetTypeId(kTypes.at(name));
+    factory.SetTypeId(SchedulerTypeName(name));
     ns3::Simulator::SetScheduler(factory);
 }
 
@@ -51,6 +46,17 @@ EnabledTraces(const Scenario& scenario)
 }
 
 } // namespace
+
+std::string
+SchedulerTypeName(const std::string& name)
+{
+    static const std::map<std::string, std::string> kTypes = {
+        {"calendar", "ns3::CalendarScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"priority-queue", "ns3::PriorityQueueScheduler"}};
+    return kTypes.at(name);
+}
 
 Simulation::Simulation(const Scenario& scenario, const std::string& runDir, bool installProtocol)
     : m_scenario(scenario)

@@ -18,6 +18,9 @@ class Scenario;
 class TraceOutputs;
 class World;
 
+/// The ns-3 TypeId name of a /simulator/scheduler value ("calendar" -> "ns3::CalendarScheduler").
+std::string SchedulerTypeName(const std::string& name);
+
 /// One scenario assembled for running: the ns-3 scheduler it asks for, its trace outputs, the
 /// world, the protocol, the background traffic, the network tracer and the fault timeline, in
 /// that order. RunScenario, tests and benchmarks all build runs through it. Destroying it tears everything down and
