@@ -43,24 +43,6 @@ DurationNs(const std::string& text, const char* option)
     return *ns;
 }
 
-/// Runs a variant `repeat` times and keeps the fastest run (the least disturbed by other load
-/// on the machine).
-template <typename Run>
-VariantResult
-Best(int repeat, Run run)
-{
-    VariantResult best = run();
-    for (int i = 1; i < repeat; ++i)
-    {
-        VariantResult next = run();
-        if (next.wallSeconds < best.wallSeconds)
-        {
-            best = next;
-        }
-    }
-    return best;
-}
-
 std::string
 Ratio(double numerator, double denominator)
 {
@@ -199,15 +181,15 @@ main(int argc, char** argv)
         }
         if (wanted("incsim"))
         {
-            results.push_back(Best(repeat, [&] { return incsim::bench::RunIncsim(spec, simNs); }));
+            results.push_back(incsim::bench::FastestOf(repeat, [&] { return incsim::bench::RunIncsim(spec, simNs); }));
         }
         if (wanted("p2p"))
         {
-            results.push_back(Best(repeat, [&] { return incsim::bench::RunRawP2p(spec, simNs); }));
+            results.push_back(incsim::bench::FastestOf(repeat, [&] { return incsim::bench::RunRawP2p(spec, simNs); }));
         }
         if (wanted("ip"))
         {
-            results.push_back(Best(repeat, [&] { return incsim::bench::RunNs3Ip(spec, ipSimNs); }));
+            results.push_back(incsim::bench::FastestOf(repeat, [&] { return incsim::bench::RunNs3Ip(spec, ipSimNs); }));
         }
         const VariantResult* incsimResult = nullptr;
         for (const auto& r : results)

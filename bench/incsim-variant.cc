@@ -36,6 +36,8 @@ SchedulerName()
     return kNames.at(type.Get());
 }
 
+} // namespace
+
 nlohmann::json
 IncsimScenario(const TrafficSpec& spec, int64_t simTimeNs)
 {
@@ -60,8 +62,6 @@ IncsimScenario(const TrafficSpec& spec, int64_t simTimeNs)
         {"outputs", {{"traces", nlohmann::json::array()}, {"progress", "never"}}},
         {"simulator", {{"scheduler", SchedulerName()}}}};
 }
-
-} // namespace
 
 VariantResult
 RunIncsim(const TrafficSpec& spec, int64_t simTimeNs)

@@ -35,92 +35,38 @@ using incsim::bench::VariantResult;
 // The target: the cost per packet-hop stays within this factor from the smallest k.
 constexpr double kFlatCostTarget = 1.5;
 
-/// 1Pipe with the forwarding benchmark's traffic: every host sends a 1000-byte message (one
-/// packet) at the same constant interval, to a random other host.
-nlohmann::json
-OnePipeScenario(const TrafficSpec& spec, int64_t simTimeNs, const std::string& scheduler)
-{
-    return {
-        {"name", "onepipe-bench"},
-        {"seed", spec.seed},
-        {"duration", std::to_string(simTimeNs) + "ns"},
-        {"topology", {{"generator", "fat-tree"}, {"params", {{"k", spec.k}}}}},
-        {"links",
-         {{"rate", std::to_string(spec.rateBps) + "bps"},
-          {"delay", std::to_string(spec.delayNs) + "ns"},
-          {"buffer", "512KiB"}}},
-        {"switch", {{"pipeline_delay", "0ns"}}},
-        {"clocks", {{"offset", {{"dist", "uniform"}, {"min", "-300ns"}, {"max", "300ns"}}}}},
-        {"protocol", {{"name", "onepipe"}, {"params", {{"beacon_interval", "3us"}}}}},
-        {"workload",
-         {{"pattern", "unicast"},
-          {"message_size", std::to_string(spec.messageBytes) + "B"},
-          {"interval", std::to_string(spec.IntervalPs() / 1000) + "ns"},
-          {"arrivals", "constant"}}},
-        {"outputs", {{"traces", nlohmann::json::array()}, {"progress", "never"}}},
-        {"simulator", {{"scheduler", scheduler}}}};
-}
-
-struct OnePipeResult
-{
-    VariantResult run;
-    uint64_t delivered = 0;
-    double latencyUs = 0;
-};
-
-OnePipeResult
-RunOnePipe(const TrafficSpec& spec, int64_t simTimeNs, const std::string& scheduler)
+/// 1Pipe with the forwarding benchmark's network and load: every host sends a 1000-byte
+/// message (one packet) at the same constant interval, to a random other host. Messages sent
+/// and delivered go into framesSent and framesReceived.
+VariantResult
+RunOnePipe(const TrafficSpec& spec, int64_t simTimeNs)
 {
     incsim::RegisterTopologyGenerators();
     incsim::onepipe::RegisterOnePipeProtocol();
-    incsim::Scenario scenario =
-        incsim::ParseScenario(OnePipeScenario(spec, simTimeNs, scheduler), "onepipe-bench", ".",
-                              {});
-    OnePipeResult result;
-    result.run.name = "1Pipe";
+    nlohmann::json document = incsim::bench::IncsimScenario(spec, simTimeNs);
+    document["name"] = "onepipe-bench";
+    document["clocks"] = {{"offset", {{"dist", "uniform"}, {"min", "-300ns"}, {"max", "300ns"}}}};
+    document["protocol"] = {{"name", "onepipe"}, {"params", {{"beacon_interval", "3us"}}}};
+    document["workload"] = {{"pattern", "unicast"},
+                            {"message_size", std::to_string(spec.messageBytes) + "B"},
+                            {"interval", std::to_string(spec.IntervalPs() / 1000) + "ns"},
+                            {"arrivals", "constant"}};
+    incsim::Scenario scenario = incsim::ParseScenario(document, "onepipe-bench", ".", {});
+    VariantResult result;
+    result.name = "1Pipe";
     {
         incsim::Simulation simulation(scenario, "/nonexistent-incsim-bench");
-        incsim::bench::TimedSimulatorRun(simTimeNs, result.run);
+        incsim::bench::TimedSimulatorRun(simTimeNs, result);
         nlohmann::json metrics = simulation.Metrics();
-        result.run.hops = metrics["network"]["frames_delivered"].get<uint64_t>();
+        result.hops = metrics["network"]["frames_delivered"].get<uint64_t>();
         for (const auto& [reason, count] : metrics["network"]["drops"].items())
         {
-            result.run.drops += count.get<uint64_t>();
+            result.drops += count.get<uint64_t>();
         }
-        result.run.framesSent = metrics["onepipe"]["messages_sent"].get<uint64_t>();
-        result.delivered = metrics["onepipe"]["messages_delivered"].get<uint64_t>();
-        result.latencyUs = metrics["onepipe"]["latency_mean_us"].get<double>();
+        result.framesSent = metrics["onepipe"]["messages_sent"].get<uint64_t>();
+        result.framesReceived = metrics["onepipe"]["messages_delivered"].get<uint64_t>();
     }
     return result;
-}
-
-const VariantResult&
-Timing(const VariantResult& result)
-{
-    return result;
-}
-
-const VariantResult&
-Timing(const OnePipeResult& result)
-{
-    return result.run;
-}
-
-/// Runs `repeat` times and keeps the fastest run (the least disturbed by other load).
-template <typename Run>
-auto
-Fastest(int repeat, Run run)
-{
-    auto best = run();
-    for (int i = 1; i < repeat; ++i)
-    {
-        auto next = run();
-        if (Timing(next).wallSeconds < Timing(best).wallSeconds)
-        {
-            best = next;
-        }
-    }
-    return best;
 }
 
 double
@@ -175,7 +121,7 @@ main(int argc, char** argv)
     }
     try
     {
-        // The forwarding variant runs on the scheduler ns-3's "SchedulerType" global names.
+        // Both variants run on the scheduler ns-3's "SchedulerType" global names.
         ns3::GlobalValue::Bind("SchedulerType",
                                ns3::StringValue(incsim::SchedulerTypeName(scheduler)));
         std::cout << fmt::format(
@@ -194,17 +140,17 @@ main(int argc, char** argv)
         for (uint32_t k : ks)
         {
             spec.k = k;
-            VariantResult forward = Fastest(
+            VariantResult forward = incsim::bench::FastestOf(
                 repeat, [&] { return incsim::bench::RunIncsim(spec, *simNs); });
             forward.name = "forward";
-            OnePipeResult onepipe =
-                Fastest(repeat, [&] { return RunOnePipe(spec, *simNs, scheduler); });
-            firstNsPerHop = firstNsPerHop > 0 ? firstNsPerHop : NsPerHop(onepipe.run);
-            const double growth = NsPerHop(onepipe.run) / firstNsPerHop;
+            VariantResult onepipe = incsim::bench::FastestOf(
+                repeat, [&] { return RunOnePipe(spec, *simNs); });
+            firstNsPerHop = firstNsPerHop > 0 ? firstNsPerHop : NsPerHop(onepipe);
+            const double growth = NsPerHop(onepipe) / firstNsPerHop;
             worstGrowth = std::max(worstGrowth, growth);
-            for (const auto* r : {&forward, &onepipe.run})
+            for (const auto* r : {&forward, &onepipe})
             {
-                const bool isOnePipe = r == &onepipe.run;
+                const bool isOnePipe = r == &onepipe;
                 std::cout << fmt::format(
                     "{:>3} {:>6} {:>7} {:>10} {:>10} {:>8.3f} {:>11.1f} {:>10.0f} {:>8.0f} {:>8} "
                     "{:>9} {:>9}\n",
@@ -212,9 +158,9 @@ main(int argc, char** argv)
                     SimUsPerWallSecond(*r), r->HopsPerSecond(), NsPerHop(*r),
                     isOnePipe ? fmt::format("{:.2f}", NsPerHop(*r) / NsPerHop(forward)) : "",
                     isOnePipe ? fmt::format("{:.2f}", growth) : "",
-                    isOnePipe ? fmt::format("{:.3f}", onepipe.run.framesSent
-                                                          ? double(onepipe.delivered) /
-                                                                onepipe.run.framesSent
+                    isOnePipe ? fmt::format("{:.3f}", onepipe.framesSent
+                                                          ? double(onepipe.framesReceived) /
+                                                                onepipe.framesSent
                                                           : 0.0)
                               : "");
             }

@@ -3,6 +3,8 @@
 
 #include "bench/traffic.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 
 namespace incsim::bench
@@ -16,6 +18,8 @@ namespace incsim::bench
 /// incsim: an in-memory scenario (udp protocol, all-to-all pattern, no traces) through
 /// RunScenario; hops are metrics["network"]["frames_delivered"].
 VariantResult RunIncsim(const TrafficSpec& spec, int64_t simTimeNs);
+/// The scenario document RunIncsim runs.
+nlohmann::json IncsimScenario(const TrafficSpec& spec, int64_t simTimeNs);
 
 /// Plain ns-3: InternetStackHelper, PointToPointHelper links with /30 subnets, global routing
 /// (Ipv4GlobalRoutingHelper::PopulateRoutingTables, RandomEcmpRouting on), UDP sockets.
