@@ -214,9 +214,8 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_config.ackTimeoutPs = params.DurationNs("ack_timeout") * kPsPerNs;
     m_config.ackDelayPs = params.DurationNs("ack_delay") * kPsPerNs;
     m_config.priority = static_cast<uint8_t>(params.Int("priority"));
-    const uint64_t mtu = scenario.Section("links").SizeBytes("mtu");
-    m_config.maxPayload = static_cast<uint32_t>(mtu - kIpv4HeaderBytes - kUdpHeaderBytes);
-    if (mtu < kIpv4HeaderBytes + kUdpHeaderBytes + Header::kBytes + MessageHeader::kBytes + 1)
+    m_config.maxPayload = world.MaxUdpPayloadBytes();
+    if (m_config.maxPayload < Header::kBytes + MessageHeader::kBytes + 1)
     {
         throw InputError(scenario.File(), "/links/mtu",
                          "1Pipe needs room for its 36 bytes of headers and some payload");

@@ -47,7 +47,6 @@ UdpProtocol::WorkloadSpec()
 void
 UdpProtocol::Install(World& world, const ParamView& params, const ParamView& workload)
 {
-    const Scenario& scenario = world.GetScenario();
     uint32_t numHosts = static_cast<uint32_t>(world.NumHosts());
     UdpWorkload config;
     const std::string& pattern = workload.String("pattern");
@@ -55,8 +54,7 @@ UdpProtocol::Install(World& world, const ParamView& params, const ParamView& wor
                      : pattern == "all-to-all" ? UdpWorkload::Pattern::AllToAll
                                                : UdpWorkload::Pattern::Uniform;
     config.messageBytes = static_cast<uint32_t>(workload.SizeBytes("message_size"));
-    config.maxPayload = static_cast<uint32_t>(scenario.Section("links").SizeBytes("mtu")) -
-                        kIpv4HeaderBytes - kUdpHeaderBytes;
+    config.maxPayload = world.MaxUdpPayloadBytes();
     config.poisson = workload.String("arrivals") == "poisson";
     config.startPs = workload.DurationNs("start") * kPsPerNs;
     config.stopPs = workload.Has("stop") ? workload.DurationNs("stop") * kPsPerNs

@@ -7,6 +7,7 @@
 #include "sim/host/host-node.h"
 #include "sim/net/egress-port.h"
 #include "sim/net/frame.h"
+#include "sim/net/headers.h"
 #include "sim/net/link.h"
 #include "sim/scenario/scenario.h"
 #include "sim/switch/ecmp-route-installer.h"
@@ -122,6 +123,13 @@ World::ProgramPipelineFactory(const std::string& programName, const std::string&
         }
         return pipeline;
     };
+}
+
+uint32_t
+World::MaxUdpPayloadBytes() const
+{
+    return static_cast<uint32_t>(m_scenario.Section("links").SizeBytes("mtu") -
+                                 kIpv4HeaderBytes - kUdpHeaderBytes);
 }
 
 Rng

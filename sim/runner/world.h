@@ -50,6 +50,8 @@ class World
     TraceOutputs& Traces() const { return m_traces; }
     uint64_t Seed() const { return m_seed; }
     int64_t DurationPs() const { return m_durationPs; }
+    /// UDP payload bytes one frame carries: /links/mtu less the IPv4 and UDP headers.
+    uint32_t MaxUdpPayloadBytes() const;
     /// An independent random stream for (component, index), derived from the scenario seed.
     Rng MakeRng(std::string_view component, uint64_t index = 0) const;
 

@@ -2,7 +2,6 @@
 
 #include "sim/core/sim-time.h"
 #include "sim/host/host-node.h"
-#include "sim/net/headers.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
 
@@ -24,15 +23,14 @@ BackgroundTraffic::BackgroundTraffic(World& world, const ParamView& section)
     {
         section.Fail("flows_per_host", "background flows need at least 2 hosts");
     }
-    const uint64_t mtu = world.GetScenario().Section("links").SizeBytes("mtu");
-    if (mtu <= kIpv4HeaderBytes + kUdpHeaderBytes + BulkTransport::kHeaderBytes)
+    const uint32_t maxPayload = world.MaxUdpPayloadBytes();
+    if (maxPayload <= BulkTransport::kHeaderBytes)
     {
         section.Fail("flows_per_host", "/links/mtu leaves no room for a background segment");
     }
 
     BulkTransportConfig config;
-    config.segmentBytes =
-        static_cast<uint32_t>(mtu - kIpv4HeaderBytes - kUdpHeaderBytes - BulkTransport::kHeaderBytes);
+    config.segmentBytes = maxPayload - BulkTransport::kHeaderBytes;
     config.maxWindowSegments = static_cast<uint32_t>(
         std::max<uint64_t>(2, section.SizeBytes("max_window") / config.segmentBytes));
     config.initialWindow = static_cast<uint32_t>(section.Int("initial_window"));

@@ -85,8 +85,7 @@ BulkTransport::Start()
 {
     if (!m_senders.empty())
     {
-        m_startEvent = ns3::Simulator::Schedule(Ps(m_config.startPs - NowPs()),
-                                                &BulkTransport::TrySend, this);
+        ns3::Simulator::Schedule(Ps(m_config.startPs - NowPs()), &BulkTransport::TrySend, this);
     }
 }
 

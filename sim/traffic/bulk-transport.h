@@ -116,7 +116,6 @@ class BulkTransport : public Endpoint
     std::unordered_map<uint32_t, Receiver> m_receivers;
     uint32_t m_nextSender = 0; // round-robin position
     ns3::EventId m_wakeEvent;  // the NIC drains below its limit
-    ns3::EventId m_startEvent;
 };
 
 } // namespace incsim

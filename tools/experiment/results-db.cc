@@ -87,6 +87,13 @@ class Statement
         return false;
     }
 
+    /// Makes the statement ready to run again with new bindings.
+    void Reset()
+    {
+        sqlite3_reset(m_stmt);
+        sqlite3_clear_bindings(m_stmt);
+    }
+
     sqlite3_stmt* Get() { return m_stmt; }
 
   private:
@@ -377,17 +384,19 @@ ResultsDb::RecordRun(const RunRecord& run)
             clear.Bind(1, run.runId);
             clear.Step();
         }
+        Statement metric(m_db, "INSERT INTO metrics VALUES (?, ?, ?)");
         for (const auto& [name, value] : run.metrics)
         {
-            Statement metric(m_db, "INSERT INTO metrics VALUES (?, ?, ?)");
+            metric.Reset();
             metric.Bind(1, run.runId);
             metric.Bind(2, name);
             metric.Bind(3, value);
             metric.Step();
         }
+        Statement trace(m_db, "INSERT INTO traces VALUES (?, ?, ?)");
         for (const auto& [name, path] : run.traces)
         {
-            Statement trace(m_db, "INSERT INTO traces VALUES (?, ?, ?)");
+            trace.Reset();
             trace.Bind(1, run.runId);
             trace.Bind(2, name);
             trace.Bind(3, path);
