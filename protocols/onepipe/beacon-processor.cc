@@ -8,14 +8,13 @@
 #include <ns3/simulator.h>
 
 #include <algorithm>
-#include <limits>
 
 namespace incsim::onepipe
 {
 
 namespace
 {
-constexpr uint64_t kNoBarrier = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kNoBarrier = kTimestampMask; // onepipe.p4's BARRIER_MAX
 }
 
 BeaconProcessor::BeaconProcessor(SwitchDevice& device, const BeaconProcessorConfig& config)
@@ -144,9 +143,11 @@ BeaconProcessor::Broadcast(bool tick)
     }
     m_upHigh = upAdvanced ? up : m_upHigh;
     m_allHigh = allAdvanced ? all : m_allHigh;
+    // As onepipe.p4: with no live port below, the barrier sent up is the maximum (nothing
+    // below holds the neighbours back), without raising the high-water mark.
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.broadcastDelayPs + m_config.linkDelayPs),
-                             &BeaconProcessor::Send, this, m_generation, m_upHigh, m_allHigh,
-                             tick);
+                             &BeaconProcessor::Send, this, m_generation,
+                             std::max(up, m_upHigh), std::max(all, m_allHigh), tick);
 }
 
 void

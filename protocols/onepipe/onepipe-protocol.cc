@@ -50,6 +50,11 @@ OnePipeProtocol::ParamsSpec()
                "lamport: how often every process sends its clock to every other", "10us")
         .OptionalField("process_hosts", Spec::Integer().Min(1),
                        "how many hosts (the first ones) run processes (default: all)")
+        .Field("idle_hosts", Spec::Enum({"beacon", "silent"}),
+               "hosts without processes: beacon like every 1Pipe host (barriers span the whole "
+               "network), or stay silent, so that their switch ports time out and barriers "
+               "cover only the process hosts (a deployment limited to the participants)",
+               "beacon")
         .Field("program", Spec::String(),
                "the switch P4 program (compiled into incsim) that aggregates barriers, with "
                "onepipe.p4's control-plane contract",
@@ -313,9 +318,10 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
                                            m_config.priority, &m_stats, traces});
         return;
     }
-    // Every host beacons (its switch port would otherwise hold the barrier back until it
-    // timed out); the first processHosts run processes.
-    for (uint32_t h = 0; h < numHosts; ++h)
+    // The first processHosts run processes. The others beacon unless they are silent (their
+    // switch ports then hold the barrier back only until they time out).
+    const uint32_t beaconHosts = params.String("idle_hosts") == "silent" ? processHosts : numHosts;
+    for (uint32_t h = 0; h < beaconHosts; ++h)
     {
         HostNode& node = world.Host(h);
         auto host = ns3::CreateObject<OnePipeHost>();

@@ -215,6 +215,35 @@ TEST_CASE("Off-chip incarnations add their beacon processing delay at every hop"
     CHECK(cpu < representative);
 }
 
+
+TEST_CASE("Silent hosts without processes time out and stop holding barriers back",
+          "[onepipe][checker][incarnation]")
+{
+    InitIncsim();
+    // Only the first 4 hosts (two edge switches of pod 0) run processes and beacon. The other
+    // edge switches have no live port below once their hosts time out, and must then stop
+    // holding the network's barrier: onepipe.p4 and the off-chip processors alike send the
+    // maximum barrier up from a switch with nothing live below.
+    for (const char* incarnation : {"chip", "switch-cpu", "host-representative"})
+    {
+        TempDir dir;
+        RunSummary run = Run(
+            dir,
+            OnePipeScenario(kFatTree4,
+                            fmt::format(R"("incarnation": "{}", "process_hosts": 4,
+                                           "idle_hosts": "silent")",
+                                        incarnation),
+                            R"("pattern": "unicast", "interval": "10us", "start": "60us")"),
+            {"switch.cpu_service_time=300ns"});
+        INFO(incarnation);
+        const CheckReport report = onepipe::CheckRun(run.runDir);
+        INFO(Violations(report));
+        CHECK(report.Ok());
+        CHECK(Metric(run, "processes") == 4);
+        CHECK(Metric(run, "messages_sent") > 100);
+        CHECK(Metric(run, "messages_delivered") >= 0.9 * Metric(run, "messages_sent"));
+    }
+}
 TEST_CASE("Beacon bandwidth per link does not grow with the topology", "[onepipe][beacons]")
 {
     InitIncsim();
