@@ -22,6 +22,7 @@ class CsvReader
     /// Column index of `name` (one of `required`).
     size_t Column(const std::string& name) const;
     int64_t Int(size_t column) const;
+    const std::string& Text(size_t column) const { return m_fields.at(column); }
     uint64_t Uint(size_t column) const;
     uint64_t Line() const { return m_line; }
 

@@ -1,5 +1,6 @@
 #include "test-support.h"
 
+#include "protocols/gotthard/gotthard-protocol.h"
 #include "protocols/onepipe/onepipe-protocol.h"
 #include "protocols/udp/udp-protocol.h"
 #include "sim/core/sim-time.h"
@@ -32,6 +33,7 @@ InitIncsim()
     RegisterTopologyGenerators();
     RegisterUdpProtocol();
     onepipe::RegisterOnePipeProtocol();
+    gotthard::RegisterGotthardProtocol();
 }
 
 Scenario

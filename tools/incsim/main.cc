@@ -2,6 +2,7 @@
 
 #include "commands.h"
 
+#include "protocols/gotthard/gotthard-protocol.h"
 #include "protocols/onepipe/onepipe-protocol.h"
 #include "protocols/udp/udp-protocol.h"
 #include "sim/core/diagnostics.h"
@@ -46,6 +47,7 @@ RegisterComponents()
     incsim::RegisterTopologyGenerators();
     incsim::RegisterUdpProtocol();
     incsim::onepipe::RegisterOnePipeProtocol();
+    incsim::gotthard::RegisterGotthardProtocol();
 }
 
 } // namespace

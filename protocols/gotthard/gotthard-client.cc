@@ -1,0 +1,159 @@
+#include "protocols/gotthard/gotthard-client.h"
+
+#include "sim/core/sim-time.h"
+#include "sim/host/host-node.h"
+
+#include <ns3/simulator.h>
+
+namespace incsim::gotthard
+{
+
+namespace
+{
+/// Transaction ids: the client in the top 10 bits (plus one, so that no id is 0, which the
+/// switch's cache reserves), an attempt counter below.
+constexpr uint32_t kAttemptBits = 22;
+} // namespace
+
+ns3::TypeId
+GotthardClient::GetTypeId()
+{
+    static ns3::TypeId tid = ns3::TypeId("incsim::GotthardClient")
+                                 .SetParent<Endpoint>()
+                                 .SetGroupName("Incsim")
+                                 .AddConstructor<GotthardClient>();
+    return tid;
+}
+
+void
+GotthardClient::Configure(uint32_t clientIndex, const ClientConfig& config,
+                          const MicroWorkload* workload, Rng rng, ClientStats* stats,
+                          CsvWriter* log)
+{
+    m_clientIndex = clientIndex;
+    m_config = config;
+    m_workload = workload;
+    m_rng = rng;
+    m_stats = stats;
+    m_log = log;
+}
+
+void
+GotthardClient::Start()
+{
+    ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(0, m_config.startPs - NowPs())),
+                             &GotthardClient::BeginTransaction, this);
+}
+
+void
+GotthardClient::BeginTransaction()
+{
+    if (NowPs() >= m_config.stopPs || !Host().IsUp())
+    {
+        return;
+    }
+    m_txn = m_workload->Next(m_clientIndex, m_rng);
+    ++m_txnIndex;
+    m_beganPs = NowPs();
+    SendAttempt();
+}
+
+void
+GotthardClient::SendAttempt()
+{
+    Message request;
+    m_txnId = ((m_clientIndex + 1) << kAttemptBits) | (m_nextId++ & ((1u << kAttemptBits) - 1));
+    request.header.txnId = m_txnId;
+    request.header.status = Status::First;
+    for (uint32_t key : m_txn.keys)
+    {
+        const auto cached = m_cache.find(key);
+        const uint64_t value = cached == m_cache.end() ? 0 : cached->second;
+        if (m_txn.write)
+        {
+            request.ops.push_back(Op{OpType::Compare, key, value});
+            request.ops.push_back(Op{OpType::Write, key, value + 1});
+        }
+        else
+        {
+            request.ops.push_back(Op{OpType::Read, key, 0});
+        }
+    }
+    request.Encode(m_request);
+    ++m_stats->attempts;
+    m_waiting = true;
+    Send(m_config.storeHost, kStorePort, m_request.data(), static_cast<uint32_t>(m_request.size()),
+         static_cast<uint32_t>(m_request.size()));
+    m_timer.Cancel();
+    m_timer = ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.timeoutPs),
+                                       &GotthardClient::TimedOut, this);
+}
+
+void
+GotthardClient::TimedOut()
+{
+    if (!m_waiting || !Host().IsUp())
+    {
+        return;
+    }
+    ++m_stats->timeouts;
+    m_request[7] = static_cast<uint8_t>(Status::Retransmit);
+    Send(m_config.storeHost, kStorePort, m_request.data(), static_cast<uint32_t>(m_request.size()),
+         static_cast<uint32_t>(m_request.size()));
+    m_timer = ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.timeoutPs),
+                                       &GotthardClient::TimedOut, this);
+}
+
+void
+GotthardClient::Learn(const Message& response)
+{
+    for (const Op& op : response.ops)
+    {
+        // A switch's abort corrects its compares only; its other operations are the request's.
+        if (!response.header.fromSwitch || op.type == OpType::Compare ||
+            response.header.status == Status::Ok)
+        {
+            m_cache[op.key] = op.value;
+        }
+    }
+}
+
+void
+GotthardClient::DoReceive(const Datagram& datagram)
+{
+    std::optional<Message> response = Message::Decode(datagram.bytes, datagram.materialised);
+    if (!response || !response->header.response || !m_waiting ||
+        response->header.txnId != m_txnId)
+    {
+        return;  // malformed, or the answer to an attempt already settled
+    }
+    m_waiting = false;
+    m_timer.Cancel();
+    const Header& h = response->header;
+    const bool ok = h.status == Status::Ok;
+    if (m_log)
+    {
+        const int64_t nowNs = NowPs() / kPsPerNs;
+        for (size_t i = 0; i < response->ops.size(); ++i)
+        {
+            const Op& op = response->ops[i];
+            m_log->Row(HostIndex(), h.txnId, m_txnIndex, ok ? "ok" : "abort",
+                       h.fromSwitch ? 1 : 0, i, static_cast<int>(op.type), op.key, op.value, nowNs);
+        }
+    }
+    Learn(*response);
+    if (!ok)
+    {
+        h.fromSwitch ? ++m_stats->switchAborts : ++m_stats->storeAborts;
+        Charge(MessageCostPs(), [this] { SendAttempt(); });
+        return;
+    }
+    ++m_stats->committed;
+    m_stats->committedWrites += m_txn.write ? 1 : 0;
+    m_stats->switchAnswers += h.fromSwitch ? 1 : 0;
+    m_stats->latenciesPs.push_back(NowPs() - m_beganPs);
+    ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.thinkPs + MessageCostPs()),
+                             &GotthardClient::BeginTransaction, this);
+}
+
+} // namespace incsim::gotthard

@@ -1,0 +1,83 @@
+#ifndef INCSIM_GOTTHARD_GOTTHARD_CLIENT_H
+#define INCSIM_GOTTHARD_GOTTHARD_CLIENT_H
+
+#include "protocols/gotthard/gotthard-wire.h"
+#include "protocols/gotthard/gotthard-workload.h"
+#include "sim/core/rng.h"
+#include "sim/host/endpoint.h"
+#include "sim/trace/csv-writer.h"
+
+#include <ns3/event-id.h>
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace incsim::gotthard
+{
+
+/// What all clients of a run add to.
+struct ClientStats
+{
+    uint64_t committed = 0;
+    uint64_t committedWrites = 0;
+    uint64_t attempts = 0;
+    uint64_t switchAborts = 0;
+    uint64_t storeAborts = 0;
+    uint64_t switchAnswers = 0;  ///< commits answered by a switch (compare-only, read cache)
+    uint64_t timeouts = 0;
+    std::vector<int64_t> latenciesPs;  ///< committed transactions, first send to commit
+};
+
+struct ClientConfig
+{
+    uint32_t storeHost = 0;
+    int64_t timeoutPs = 0;
+    int64_t thinkPs = 0;
+    int64_t startPs = 0;
+    int64_t stopPs = 0;  ///< no new transaction after this
+};
+
+/// A closed-loop Gotthard client: executes each transaction against its own cache of values
+/// (compares carry the values it holds, writes the values it computes from them), submits it,
+/// and on an abort re-executes at once with the corrections it learned. A request unanswered
+/// for the timeout is sent again, marked as a retransmission. Every response it acts on is
+/// logged, operation by operation, to the `gotthard_client` trace.
+class GotthardClient : public Endpoint
+{
+  public:
+    static ns3::TypeId GetTypeId();
+
+    /// `log` may be null.
+    void Configure(uint32_t clientIndex, const ClientConfig& config,
+                   const MicroWorkload* workload, Rng rng, ClientStats* stats, CsvWriter* log);
+    void Start();
+
+  private:
+    void DoReceive(const Datagram& datagram) override;
+    void BeginTransaction();
+    void SendAttempt();
+    void TimedOut();
+    void Learn(const Message& response);
+
+    uint32_t m_clientIndex = 0;
+    ClientConfig m_config;
+    const MicroWorkload* m_workload = nullptr;
+    Rng m_rng{0};
+    ClientStats* m_stats = nullptr;
+    CsvWriter* m_log = nullptr;
+
+    std::unordered_map<uint32_t, uint64_t> m_cache;
+    Transaction m_txn;
+    uint64_t m_txnIndex = 0;   ///< logical transactions begun
+    uint32_t m_nextId = 0;
+    uint32_t m_txnId = 0;      ///< the attempt in flight
+    bool m_waiting = false;
+    int64_t m_beganPs = 0;
+    std::vector<uint8_t> m_request;
+    ns3::EventId m_timer;
+};
+
+} // namespace incsim::gotthard
+
+#endif

@@ -1,0 +1,253 @@
+#include "protocols/gotthard/gotthard-protocol.h"
+
+#include "protocols/gotthard/gotthard-checker.h"
+#include "sim/core/diagnostics.h"
+#include "sim/core/sim-time.h"
+#include "sim/runner/latency-metrics.h"
+#include "sim/runner/world.h"
+#include "sim/host/host-node.h"
+#include "sim/switch/p4-pipeline.h"
+#include "sim/switch/switch-device.h"
+#include "sim/trace/trace-outputs.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace incsim::gotthard
+{
+
+namespace
+{
+/// gotthard.p4's MODE_* constants, by the scenario's names.
+uint64_t
+ModeNumber(const std::string& mode)
+{
+    return mode == "read-cache" ? 1 : mode == "gotthard" ? 2 : mode == "broken-ok-writes" ? 3 : 0;
+}
+
+constexpr uint64_t kCacheMax = 65536;  // GOTTHARD_CACHE_MAX
+constexpr uint16_t kClientPort = 0x1000;
+} // namespace
+
+Spec
+GotthardProtocol::ParamsSpec()
+{
+    return Spec::Object()
+        .Field("mode", Spec::Enum({"gotthard", "read-cache", "forward", "broken-ok-writes"}),
+               "what the Gotthard switches do: optimistic abort, the on-path read cache "
+               "baseline, plain forwarding, or (the checker's negative control) answer OK to "
+               "writes without the store",
+               "gotthard")
+        .RequiredField("store", Spec::String(), "the host that runs the store; the other hosts "
+                                                "are clients")
+        .RequiredField("switches", Spec::Array(Spec::String()).MinItems(1),
+                       "the switches that run p4/gotthard.p4 (the others run forward.p4)")
+        .Field("cache_slots", Spec::Integer().Min(1).Max(static_cast<int64_t>(kCacheMax)),
+               "entries of each switch's cache (a register array indexed by a hash of the key)",
+               static_cast<int64_t>(kCacheMax))
+        .Field("request_timeout", Spec::Duration().Min(1),
+               "a client sends its request again (as a retransmission) after this long "
+               "without an answer",
+               "1s")
+        .Field("think_time", Spec::Duration(),
+               "a client's pause between a commit and its next transaction", "0ns");
+}
+
+Spec
+GotthardProtocol::WorkloadSpec()
+{
+    return Spec::Object()
+        .Field("kind", Spec::Enum({"counter", "zipf", "locality"}),
+               "counter: one key (the paper's microbenchmark); zipf: `keys` keys with Zipf "
+               "popularity; locality: the keys split between the two client sites, with "
+               "`locality` of each site's clients on their own half",
+               "counter")
+        .Field("writes", Spec::Number().Min(0).Max(1),
+               "fraction of transactions that assert-and-increment (the others read)", 0.2)
+        .Field("keys", Spec::Integer().Min(1).Max(1 << 30), "zipf and locality: number of keys",
+               10)
+        .Field("zipf", Spec::Number().Min(0).Max(10),
+               "zipf and locality: Zipf exponent of key popularity (0: uniform)", 0)
+        .Field("locality", Spec::Number().Min(0).Max(1),
+               "locality: share of each site's clients that use their own site's keys", 1.0)
+        .Field("start", Spec::Duration(), "when clients begin", "0ns")
+        .OptionalField("stop", Spec::Duration(),
+                       "when clients stop starting transactions (default: the end of the run)");
+}
+
+void
+GotthardProtocol::Install(World& world, const ParamView& params, const ParamView& workload)
+{
+    m_world = &world;
+    const Topology& topology = world.GetTopology();
+    const std::string& storeName = params.String("store");
+    const std::optional<uint32_t> storeNode = topology.FindNode(storeName);
+    if (!storeNode || topology.Node(*storeNode).kind != NodeKind::Host)
+    {
+        params.Get("store").Fail("", fmt::format("\"{}\" is not a host of the topology",
+                                                 storeName));
+    }
+    const uint32_t storeHost = topology.HostIndex(*storeNode);
+
+    std::set<uint32_t> gotthardSwitches;
+    const ParamView switches = params.Get("switches");
+    for (size_t i = 0; i < switches.Size(); ++i)
+    {
+        const std::string& name = switches.At(i).AsString();
+        const std::optional<uint32_t> node = topology.FindNode(name);
+        if (!node || topology.Node(*node).kind != NodeKind::Switch)
+        {
+            switches.Fail(std::to_string(i),
+                          fmt::format("\"{}\" is not a switch of the topology", name));
+        }
+        gotthardSwitches.insert(*node);
+    }
+
+    const uint64_t mode = ModeNumber(params.String("mode"));
+    const uint64_t slots = static_cast<uint64_t>(params.Int("cache_slots"));
+    const World::PipelineFactory gotthardFactory = world.ProgramPipelineFactory(
+        "gotthard", params.Path() + "/switches",
+        [this, mode, slots](P4Pipeline& pipeline, SwitchDevice&) {
+            pipeline.Control().SetDefaultAction(
+                "MyIngress.gotthard_config", "configure",
+                {{"mode", p4rt::BitString(mode)}, {"cache_slots", p4rt::BitString(slots)}});
+            m_pipelines.push_back(&pipeline);
+        });
+    const World::PipelineFactory plain = world.DefaultPipelineFactory();
+    world.SetPipelineFactory([gotthardSwitches, gotthardFactory, plain](SwitchDevice& device) {
+        return gotthardSwitches.count(device.NodeId()) ? gotthardFactory(device) : plain(device);
+    });
+
+    // Clients: every other host, in host order; their group is their site (topology group).
+    std::vector<uint32_t> clientHosts;
+    std::vector<uint32_t> groupOf;
+    std::set<int> groups;
+    for (uint32_t h = 0; h < world.NumHosts(); ++h)
+    {
+        if (h != storeHost)
+        {
+            clientHosts.push_back(h);
+            const int group = topology.Node(topology.Hosts()[h]).group;
+            groups.insert(group);
+            groupOf.push_back(static_cast<uint32_t>(group));
+        }
+    }
+    if (clientHosts.empty())
+    {
+        throw ConfigError("gotthard: the topology has no host besides the store");
+    }
+
+    MicroWorkload::Config config;
+    const std::string& kind = workload.String("kind");
+    config.writes = workload.Number("writes");
+    config.keys = kind == "counter" ? 1 : static_cast<uint32_t>(workload.Int("keys"));
+    config.zipf = workload.Number("zipf");
+    config.locality = kind == "locality";
+    config.localFraction = workload.Number("locality");
+    if (config.locality)
+    {
+        if (groups.size() != 2)
+        {
+            workload.Fail("kind", fmt::format("the locality workload needs clients at exactly "
+                                              "two sites (topology groups); they are at {}",
+                                              groups.size()));
+        }
+        if (config.keys < 2)
+        {
+            workload.Fail("keys", "the locality workload splits the keys in two: at least 2");
+        }
+        const int first = *groups.begin();
+        for (uint32_t& group : groupOf)
+        {
+            group = static_cast<int>(group) == first ? 0 : 1;
+        }
+    }
+    m_workload = std::make_unique<MicroWorkload>(config, groupOf);
+
+    ClientConfig client;
+    client.storeHost = storeHost;
+    client.timeoutPs = params.DurationNs("request_timeout") * kPsPerNs;
+    client.thinkPs = params.DurationNs("think_time") * kPsPerNs;
+    client.startPs = workload.DurationNs("start") * kPsPerNs;
+    client.stopPs =
+        workload.Has("stop") ? workload.DurationNs("stop") * kPsPerNs : world.DurationPs();
+    if (client.startPs >= world.DurationPs())
+    {
+        workload.Fail("start", "clients would start after the end of the run");
+    }
+    m_activePs = std::min(client.stopPs, world.DurationPs()) - client.startPs;
+
+    CsvWriter* storeLog = world.Traces().Open(
+        "gotthard_store", {"seq", "client", "txn", "outcome", "op", "type", "key", "value",
+                           "time_ns"});
+    CsvWriter* clientLog = world.Traces().Open(
+        "gotthard_client", {"client", "txn", "logical", "outcome", "from_switch", "op", "type",
+                            "key", "value", "time_ns"});
+
+    m_store = ns3::CreateObject<GotthardStore>();
+    world.Host(storeHost).Bind(kStorePort, m_store);
+    m_store->Configure(storeLog);
+    for (size_t c = 0; c < clientHosts.size(); ++c)
+    {
+        auto endpoint = ns3::CreateObject<GotthardClient>();
+        world.Host(clientHosts[c]).Bind(kClientPort, endpoint);
+        endpoint->Configure(static_cast<uint32_t>(c), client, m_workload.get(),
+                            world.MakeRng("gotthard-client", c), &m_stats, clientLog);
+        endpoint->Start();
+        m_clients.push_back(endpoint);
+    }
+}
+
+void
+GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
+{
+    const double seconds = static_cast<double>(m_activePs) * 1e-12;
+    uint64_t switchAborts = 0;
+    uint64_t switchOks = 0;
+    for (const P4Pipeline* pipeline : m_pipelines)
+    {
+        const p4rt::CounterArray& events =
+            const_cast<P4Pipeline*>(pipeline)->Control().GetCounter("MyIngress.gotthard_events");
+        switchAborts += events.Packets(0);
+        switchOks += events.Packets(1);
+    }
+    const GotthardStore::Counters& store = m_store->GetCounters();
+    metrics = {{"clients", m_clients.size()},
+               {"committed", m_stats.committed},
+               {"committed_writes", m_stats.committedWrites},
+               {"throughput_txn_per_s", seconds > 0 ? m_stats.committed / seconds : 0.0},
+               {"attempts", m_stats.attempts},
+               {"switch_aborts", m_stats.switchAborts},
+               {"store_aborts", m_stats.storeAborts},
+               {"switch_answers", m_stats.switchAnswers},
+               {"timeouts", m_stats.timeouts},
+               {"store_commits", store.commits},
+               {"store_aborted", store.aborts},
+               {"store_duplicates", store.duplicates},
+               {"switch_abort_packets", switchAborts},
+               {"switch_ok_packets", switchOks}};
+    nlohmann::json values = nlohmann::json::object();
+    for (const auto& [key, value] : m_store->Values())
+    {
+        values[std::to_string(key)] = value;
+    }
+    metrics["store_values"] = values;
+    AddLatencyMetrics(metrics, m_stats.latenciesPs, {50, 99});
+}
+
+void
+RegisterGotthardProtocol()
+{
+    Protocols().Add("gotthard",
+                    ProtocolInfo{"Gotthard optimistic abort for geo-distributed OCC "
+                                 "transactions (USI TR 2016-05), with its forward and "
+                                 "read-cache baselines",
+                                 &GotthardProtocol::ParamsSpec,
+                                 &GotthardProtocol::WorkloadSpec,
+                                 [] { return std::make_unique<GotthardProtocol>(); },
+                                 {"gotthard_store", "gotthard_client"},
+                                 &CheckRun});
+}
+
+} // namespace incsim::gotthard

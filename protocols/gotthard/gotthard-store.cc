@@ -1,0 +1,116 @@
+#include "protocols/gotthard/gotthard-store.h"
+
+#include "sim/core/sim-time.h"
+
+namespace incsim::gotthard
+{
+
+namespace
+{
+uint64_t
+RequestKey(uint32_t client, uint16_t port, uint32_t txnId)
+{
+    return (uint64_t{client} << 48) | (uint64_t{port} << 32) | txnId;
+}
+} // namespace
+
+ns3::TypeId
+GotthardStore::GetTypeId()
+{
+    static ns3::TypeId tid = ns3::TypeId("incsim::GotthardStore")
+                                 .SetParent<Endpoint>()
+                                 .SetGroupName("Incsim")
+                                 .AddConstructor<GotthardStore>();
+    return tid;
+}
+
+void
+GotthardStore::Configure(CsvWriter* log)
+{
+    m_log = log;
+}
+
+uint64_t
+GotthardStore::ValueOf(uint32_t key) const
+{
+    const auto it = m_values.find(key);
+    return it == m_values.end() ? 0 : it->second;
+}
+
+void
+GotthardStore::DoReceive(const Datagram& datagram)
+{
+    std::optional<Message> request = Message::Decode(datagram.bytes, datagram.materialised);
+    if (!request || request->header.response || request->header.fragCount != 1)
+    {
+        ++m_counters.malformed;
+        return;
+    }
+    const uint32_t client = datagram.srcHost;
+    const uint16_t port = datagram.srcPort;
+    Charge(MessageCostPs(), [this, client, port, message = std::move(*request)] {
+        Execute(client, port, message);
+    });
+}
+
+void
+GotthardStore::Execute(uint32_t client, uint16_t port, const Message& request)
+{
+    const uint64_t requestKey = RequestKey(client, port, request.header.txnId);
+    auto answered = m_answered.find(requestKey);
+    if (answered == m_answered.end())
+    {
+        // Algorithm 1: abort if a compare is stale; otherwise apply the writes.
+        bool stale = false;
+        for (const Op& op : request.ops)
+        {
+            stale |= op.type == OpType::Compare && op.value != ValueOf(op.key);
+        }
+        if (!stale)
+        {
+            for (const Op& op : request.ops)
+            {
+                if (op.type == OpType::Write)
+                {
+                    m_values[op.key] = op.value;
+                }
+            }
+        }
+        const uint64_t sequence = m_sequence++;
+        if (m_log)
+        {
+            // Compares and writes as requested; reads with the value they return, which
+            // Algorithm 1 reads after applying the writes (lines 7-11).
+            const int64_t nowNs = NowPs() / kPsPerNs;
+            for (size_t i = 0; i < request.ops.size(); ++i)
+            {
+                const Op& op = request.ops[i];
+                const uint64_t value = op.type == OpType::Read ? ValueOf(op.key) : op.value;
+                m_log->Row(sequence, client, request.header.txnId, stale ? "abort" : "commit", i,
+                           static_cast<int>(op.type), op.key, value, nowNs);
+            }
+        }
+        stale ? ++m_counters.aborts : ++m_counters.commits;
+        Message response;
+        response.header = request.header;
+        response.header.response = true;
+        response.header.fromSwitch = false;
+        response.header.status = stale ? Status::Abort : Status::Ok;
+        response.ops = request.ops;
+        for (Op& op : response.ops)
+        {
+            op.value = ValueOf(op.key);
+        }
+        answered = m_answered.emplace(requestKey, std::vector<uint8_t>()).first;
+        response.Encode(answered->second);
+    }
+    else
+    {
+        ++m_counters.duplicates;
+    }
+    const std::vector<uint8_t>& bytes = answered->second;
+    Send(client, port, bytes.data(), static_cast<uint32_t>(bytes.size()),
+         static_cast<uint32_t>(bytes.size()));
+}
+
+} // namespace incsim::gotthard

@@ -1,0 +1,65 @@
+#ifndef INCSIM_GOTTHARD_GOTTHARD_WIRE_H
+#define INCSIM_GOTTHARD_GOTTHARD_WIRE_H
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace incsim::gotthard
+{
+
+// The wire format of p4/gotthard.p4 (keep the two in step): after UDP to or from kStorePort,
+// a 9-byte Header (paper Fig. 5) and Header::opCount operations of 13 bytes.
+
+constexpr uint16_t kStorePort = 0x4754;
+constexpr uint32_t kMaxOpsPerPacket = 10;
+
+enum class OpType : uint8_t
+{
+    Read = 1,
+    Write = 2,
+    Compare = 3
+};
+
+enum class Status : uint8_t
+{
+    Ok = 0,           ///< responses
+    Abort = 1,        ///< responses
+    First = 0,        ///< requests: the first copy
+    Retransmit = 2    ///< requests: a copy sent after a timeout; switches pass it untouched
+};
+
+struct Op
+{
+    static constexpr uint32_t kBytes = 13;
+    OpType type = OpType::Read;
+    uint32_t key = 0;
+    uint64_t value = 0;
+};
+
+struct Header
+{
+    static constexpr uint32_t kBytes = 9;
+    bool response = false;
+    bool fromSwitch = false;
+    uint32_t txnId = 0;
+    uint8_t fragSeq = 0;
+    uint8_t fragCount = 1;
+    Status status = Status::Ok;
+    uint8_t opCount = 0;
+};
+
+struct Message
+{
+    Header header;
+    std::vector<Op> ops;
+
+    /// Appends the encoding to `out` (cleared first).
+    void Encode(std::vector<uint8_t>& out) const;
+    /// Nullopt if the bytes are too short for the header and its op_cnt operations.
+    static std::optional<Message> Decode(const uint8_t* bytes, uint32_t length);
+};
+
+} // namespace incsim::gotthard
+
+#endif
