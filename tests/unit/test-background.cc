@@ -37,14 +37,6 @@ const char* kDumbbell = R"({
     "outputs": {"traces": [], "progress": "never"}
 })";
 
-RunSummary
-Run(const TempDir& dir, const std::string& scenario, const std::vector<std::string>& overrides = {})
-{
-    RunOptions options;
-    options.outDir = dir.Path();
-    return RunScenario(ScenarioFromJson(scenario, overrides), options);
-}
-
 uint64_t
 Count(const RunSummary& run, const char* name)
 {
@@ -62,7 +54,7 @@ TEST_CASE("A bulk flow fills its bottleneck and repairs the drops of a full buff
 {
     InitIncsim();
     TempDir dir;
-    RunSummary run = Run(dir, kDumbbell);
+    RunSummary run = RunIn(dir, kDumbbell);
     // Only the dumbbell's hosts send flows: h0 to h1 and h1 to h0, both through the bottleneck.
     CHECK(Count(run, "flows") == 2);
     const double goodput = run.metrics["background"]["goodput_gbps"].get<double>();
@@ -84,8 +76,8 @@ TEST_CASE("Bulk flows keep delivering over lossy links", "[background]")
     TempDir clean;
     TempDir lossy;
     const double cleanGoodput =
-        Run(clean, kDumbbell).metrics["background"]["goodput_gbps"].get<double>();
-    RunSummary run = Run(lossy, kDumbbell, {"links.loss=0.001"});
+        RunIn(clean, kDumbbell).metrics["background"]["goodput_gbps"].get<double>();
+    RunSummary run = RunIn(lossy, kDumbbell, {"links.loss=0.001"});
     CHECK(run.metrics["network"]["drops"]["link_loss"].get<uint64_t>() > 0);
     CHECK(Count(run, "retransmissions") > 0);
     const double goodput = run.metrics["background"]["goodput_gbps"].get<double>();
@@ -100,7 +92,7 @@ TEST_CASE("Background flows refuse ports and networks they cannot use", "[backgr
     TempDir dir;
     try
     {
-        Run(dir, kDumbbell, {"background.port=5000"});
+        RunIn(dir, kDumbbell, {"background.port=5000"});
         FAIL("expected an error");
     }
     catch (const InputError& error)
@@ -110,7 +102,7 @@ TEST_CASE("Background flows refuse ports and networks they cannot use", "[backgr
     }
     try
     {
-        Run(dir, kDumbbell, {"topology.generator=star", R"(topology.params={"hosts": 1})"});
+        RunIn(dir, kDumbbell, {"topology.generator=star", R"(topology.params={"hosts": 1})"});
         FAIL("expected an error");
     }
     catch (const InputError& error)
@@ -126,7 +118,7 @@ TEST_CASE("1Pipe keeps total order under background flows, which inflate its lat
     InitIncsim();
     auto latency = [](const std::string& oversubscription, int flows) {
         TempDir dir;
-        RunSummary run = Run(dir, ReadFile("scenarios/onepipe/testbed-microbench.json"),
+        RunSummary run = RunIn(dir, ReadFile("scenarios/onepipe/testbed-microbench.json"),
                              {"duration=150us", "outputs.progress=never",
                               "topology.params.oversubscription=" + oversubscription,
                               fmt::format("background.flows_per_host={}", flows),

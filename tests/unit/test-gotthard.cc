@@ -42,25 +42,6 @@ GotthardScenario(const std::string& mode, const std::string& workload, double lo
                        loss, mode, workload);
 }
 
-RunSummary
-Run(const TempDir& dir, const std::string& scenario, const std::vector<std::string>& overrides = {})
-{
-    RunOptions options;
-    options.outDir = dir.Path();
-    return RunScenario(ScenarioFromJson(scenario, overrides), options);
-}
-
-std::string
-Violations(const CheckReport& report)
-{
-    std::string text;
-    for (const std::string& line : report.violations)
-    {
-        text += line + "\n";
-    }
-    return text;
-}
-
 double
 Metric(const RunSummary& run, const char* name)
 {
@@ -84,11 +65,11 @@ TEST_CASE("Gotthard runs are serializable in every mode, with and without loss",
                 for (int seed : {1, 2})
                 {
                     TempDir dir;
-                    RunSummary run = Run(dir, GotthardScenario(mode, workload, loss),
+                    RunSummary run = RunIn(dir, GotthardScenario(mode, workload, loss),
                                          {fmt::format("seed={}", seed)});
                     INFO(mode << " | " << workload << " | loss " << loss << " | seed " << seed);
                     const CheckReport report = gotthard::CheckRun(run.runDir);
-                    INFO(Violations(report));
+                    INFO(ViolationText(report));
                     CHECK(report.Ok());
                     CHECK(Metric(run, "committed_writes") > 100);
                     if (loss > 0)
@@ -106,10 +87,10 @@ TEST_CASE("Negative control: a switch that answers OK to writes is caught", "[go
     InitIncsim();
     TempDir dir;
     RunSummary run =
-        Run(dir, GotthardScenario("broken-ok-writes", R"("kind": "counter", "writes": 0.5)"));
+        RunIn(dir, GotthardScenario("broken-ok-writes", R"("kind": "counter", "writes": 0.5)"));
     const CheckReport report = gotthard::CheckRun(run.runDir);
     REQUIRE_FALSE(report.Ok());
-    CHECK(Violations(report).find("switch commits no write") != std::string::npos);
+    CHECK(ViolationText(report).find("switch commits no write") != std::string::npos);
 }
 
 TEST_CASE("Optimistic abort beats the read cache under write contention", "[gotthard][trend]")
@@ -119,7 +100,7 @@ TEST_CASE("Optimistic abort beats the read cache under write contention", "[gott
     // Asserted: Gotthard ahead by at least 1.3x at 20% and 2.5x at 50%, and its lead grows.
     auto throughput = [](const char* mode, double writes) {
         TempDir dir;
-        RunSummary run = Run(
+        RunSummary run = RunIn(
             dir, GotthardScenario(mode, fmt::format(R"("kind": "counter", "writes": {})", writes)));
         return Metric(run, "throughput_txn_per_s");
     };

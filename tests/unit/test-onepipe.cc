@@ -42,25 +42,6 @@ OnePipeScenario(const std::string& topology, const std::string& params, const st
 
 const char* kFatTree4 = R"({"generator": "fat-tree", "params": {"k": 4}})";
 
-RunSummary
-Run(const TempDir& dir, const std::string& scenario, const std::vector<std::string>& overrides = {})
-{
-    RunOptions options;
-    options.outDir = dir.Path();
-    return RunScenario(ScenarioFromJson(scenario, overrides), options);
-}
-
-std::string
-Violations(const CheckReport& report)
-{
-    std::string text;
-    for (const std::string& line : report.violations)
-    {
-        text += line + "\n";
-    }
-    return text;
-}
-
 double
 Metric(const RunSummary& run, const char* name)
 {
@@ -89,12 +70,12 @@ TEST_CASE("1Pipe keeps total order and causality under loss, skew, spraying and 
                      R"("routing": {"ecmp": "per-packet", "reconverge_delay": "40us"},
                         "faults": [{"at": "120us", "action": "link_down", "link": ["a0_0", "c0"]},
                                    {"at": "250us", "action": "link_up", "link": ["a0_0", "c0"]}],)");
-        RunSummary run = Run(dir, scenario,
+        RunSummary run = RunIn(dir, scenario,
                              {fmt::format("seed={}", seed), fmt::format("links.loss={}", 2e-4 * seed),
                               "clocks.drift_ppm=50", "switch.cpu_service_time=300ns"});
         INFO("seed " << seed << ", " << incarnations[(seed - 1) % 3]);
         const CheckReport report = onepipe::CheckRun(run.runDir);
-        INFO(Violations(report));
+        INFO(ViolationText(report));
         CHECK(report.Ok());
         CHECK(Metric(run, "messages_delivered") > 1000);
         // The scenario really is lossy: some messages were lost and reported.
@@ -109,19 +90,19 @@ TEST_CASE("Negative control: without barrier aggregation the checker finds viola
     InitIncsim();
     TempDir dir;
     // Clocks several microseconds apart: a sender's own barrier runs ahead of receivers.
-    RunSummary run = Run(dir, OnePipeScenario(kFatTree4, R"("aggregation": false)", R"("interval": "20us")"),
+    RunSummary run = RunIn(dir, OnePipeScenario(kFatTree4, R"("aggregation": false)", R"("interval": "20us")"),
                          {"clocks.offset.min=-5us", "clocks.offset.max=5us"});
     const CheckReport report = onepipe::CheckRun(run.runDir);
     REQUIRE_FALSE(report.Ok());
-    const std::string violations = Violations(report);
+    const std::string violations = ViolationText(report);
     CHECK(violations.find("causality:") != std::string::npos);
     CHECK(violations.find("completeness:") != std::string::npos);
     // With aggregation and the same clocks, the same checker passes.
     TempDir good;
-    RunSummary control = Run(good, OnePipeScenario(kFatTree4, "", R"("interval": "20us")"),
+    RunSummary control = RunIn(good, OnePipeScenario(kFatTree4, "", R"("interval": "20us")"),
                              {"clocks.offset.min=-5us", "clocks.offset.max=5us"});
     const CheckReport passed = onepipe::CheckRun(control.runDir);
-    INFO(Violations(passed));
+    INFO(ViolationText(passed));
     CHECK(passed.Ok());
     CHECK(Metric(control, "late_drops") == 0);
 }
@@ -138,11 +119,11 @@ TEST_CASE("Idle delivery latency overhead is about half a beacon interval plus c
         const std::string idle = R"("pattern": "unicast", "interval": "50us")";
         TempDir ordered;
         TempDir unordered;
-        RunSummary a = Run(ordered,
+        RunSummary a = RunIn(ordered,
                            OnePipeScenario(kFatTree4, fmt::format(R"("beacon_interval": "{}")", interval),
                                     idle),
                            {"duration=2ms"});
-        RunSummary b = Run(unordered, OnePipeScenario(kFatTree4, R"("ordering": "none")", idle),
+        RunSummary b = RunIn(unordered, OnePipeScenario(kFatTree4, R"("ordering": "none")", idle),
                            {"duration=2ms"});
         REQUIRE(Metric(a, "messages_delivered") > 500);
         return Metric(a, "latency_mean_us") - Metric(b, "latency_mean_us");
@@ -166,7 +147,7 @@ TEST_CASE("An off-chip beacon processor starts again from nothing after its swit
     for (const char* incarnation : {"switch-cpu", "host-representative"})
     {
         TempDir dir;
-        RunSummary run = Run(
+        RunSummary run = RunIn(
             dir,
             OnePipeScenario(kFatTree4, fmt::format(R"("incarnation": "{}")", incarnation),
                             R"("pattern": "scatter", "fanout": 4, "interval": "5us")",
@@ -176,7 +157,7 @@ TEST_CASE("An off-chip beacon processor starts again from nothing after its swit
             {"switch.cpu_service_time=300ns"});
         INFO(incarnation);
         const CheckReport report = onepipe::CheckRun(run.runDir);
-        INFO(Violations(report));
+        INFO(ViolationText(report));
         CHECK(report.Ok());
         CHECK(Metric(run, "messages_delivered") > 1000);
     }
@@ -194,13 +175,13 @@ TEST_CASE("Off-chip incarnations add their beacon processing delay at every hop"
     // land between the chip and that, above one service time per hop.
     auto latency = [](const std::string& incarnation) {
         TempDir dir;
-        RunSummary run = Run(dir,
+        RunSummary run = RunIn(dir,
                              OnePipeScenario(kFatTree4,
                                              fmt::format(R"("incarnation": "{}")", incarnation),
                                              R"("pattern": "unicast", "interval": "50us")"),
                              {"duration=1ms", "switch.cpu_service_time=300ns"});
         const CheckReport report = onepipe::CheckRun(run.runDir);
-        INFO(incarnation << ": " << Violations(report));
+        INFO(incarnation << ": " << ViolationText(report));
         CHECK(report.Ok());
         return Metric(run, "latency_mean_us");
     };
@@ -227,7 +208,7 @@ TEST_CASE("Silent hosts without processes time out and stop holding barriers bac
     for (const char* incarnation : {"chip", "switch-cpu", "host-representative"})
     {
         TempDir dir;
-        RunSummary run = Run(
+        RunSummary run = RunIn(
             dir,
             OnePipeScenario(kFatTree4,
                             fmt::format(R"("incarnation": "{}", "process_hosts": 4,
@@ -237,7 +218,7 @@ TEST_CASE("Silent hosts without processes time out and stop holding barriers bac
             {"switch.cpu_service_time=300ns"});
         INFO(incarnation);
         const CheckReport report = onepipe::CheckRun(run.runDir);
-        INFO(Violations(report));
+        INFO(ViolationText(report));
         CHECK(report.Ok());
         CHECK(Metric(run, "processes") == 4);
         CHECK(Metric(run, "messages_sent") > 100);
@@ -251,7 +232,7 @@ TEST_CASE("Beacon bandwidth per link does not grow with the topology", "[onepipe
     auto overhead = [](int k) {
         TempDir dir;
         RunSummary run =
-            Run(dir,
+            RunIn(dir,
                 OnePipeScenario(fmt::format(R"({{"generator": "fat-tree", "params": {{"k": {}}}}})", k),
                          "", R"("pattern": "unicast", "interval": "100us")"),
                 {"duration=300us"});
@@ -273,8 +254,8 @@ TEST_CASE("1Pipe runs are deterministic", "[onepipe][determinism]")
                                           R"("interval": "10us")", R"("links": {"loss": 1e-3},)");
     TempDir first;
     TempDir second;
-    Run(first, scenario, {"duration=150us"});
-    Run(second, scenario, {"duration=150us"});
+    RunIn(first, scenario, {"duration=150us"});
+    RunIn(second, scenario, {"duration=150us"});
     for (const char* trace : {"onepipe_sends.csv", "onepipe_deliveries.csv",
                               "onepipe_failures.csv", "metrics.json"})
     {
@@ -289,11 +270,11 @@ TEST_CASE("The logical clock orders messages without clock synchronisation",
     InitIncsim();
     TempDir dir;
     // Host clocks tens of microseconds apart and drifting; no synchronisation.
-    RunSummary run = Run(dir, OnePipeScenario(kFatTree4, R"("clock": "logical")", R"("interval": "5us")"),
+    RunSummary run = RunIn(dir, OnePipeScenario(kFatTree4, R"("clock": "logical")", R"("interval": "5us")"),
                          {"clocks.offset.min=-20us", "clocks.offset.max=20us",
                           "clocks.drift_ppm=100", "duration=1ms"});
     const CheckReport report = onepipe::CheckRun(run.runDir);
-    INFO(Violations(report));
+    INFO(ViolationText(report));
     CHECK(report.Ok());
     CHECK(Metric(run, "delivery_ratio") > 0.9);
 }
@@ -304,12 +285,12 @@ TEST_CASE("1Pipe refuses topologies and routes it cannot order", "[onepipe][conf
     TempDir dir;
     // A ring: traffic from one neighbour goes on to the other, a valley in up-down terms.
     const std::string ring = OnePipeScenario(R"({"file": "tests/data/ring4.json"})", "", "");
-    CHECK_THROWS_WITH(Run(dir, ring),
+    CHECK_THROWS_WITH(RunIn(dir, ring),
                       Catch::Contains("1Pipe needs up-down routes") &&
                           Catch::Contains("up again to"));
-    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("program": "forward")", "")),
+    CHECK_THROWS_WITH(RunIn(dir, OnePipeScenario(kFatTree4, R"("program": "forward")", "")),
                       Catch::Contains("MyIngress.onepipe_config"));
-    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("beacon_intervall": "3us")", "")),
+    CHECK_THROWS_WITH(RunIn(dir, OnePipeScenario(kFatTree4, R"("beacon_intervall": "3us")", "")),
                       Catch::Contains("beacon_intervall"));
 }
 
@@ -332,7 +313,7 @@ TEST_CASE("The checker finds receivers that disagree on the order of scatterings
               "2,0,0,100,1000,1000,900\n2,1,0,200,1100,1100,900\n"
               "3,1,1,200,1000,1000,800\n3,0,1,100,1100,1100,1000\n");
     const CheckReport report = onepipe::CheckRun(dir.Path());
-    const std::string violations = Violations(report);
+    const std::string violations = ViolationText(report);
     INFO(violations);
     CHECK(violations.find("total order:") != std::string::npos);
     CHECK(violations.find("receiver order:") != std::string::npos);
@@ -349,7 +330,7 @@ TEST_CASE("The total-order broadcast baselines deliver every broadcast in one or
     {
         TempDir dir;
         RunSummary run =
-            Run(dir,
+            RunIn(dir,
                 OnePipeScenario(kFatTree4,
                                 fmt::format(R"("ordering": "{}", "exchange_interval": "5us")",
                                             ordering),
@@ -358,7 +339,7 @@ TEST_CASE("The total-order broadcast baselines deliver every broadcast in one or
                 {"protocol.params.ack_timeout=20us"});
         INFO(ordering);
         const CheckReport report = onepipe::CheckRun(run.runDir);
-        INFO(Violations(report));
+        INFO(ViolationText(report));
         CHECK(report.Ok());
         CHECK(Metric(run, "messages_delivered") > 3000);
         CHECK(Metric(run, "delivery_ratio") > 0.8);
@@ -369,13 +350,13 @@ TEST_CASE("The baselines refuse workloads and networks they cannot order", "[one
 {
     InitIncsim();
     TempDir dir;
-    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("ordering": "token")",
+    CHECK_THROWS_WITH(RunIn(dir, OnePipeScenario(kFatTree4, R"("ordering": "token")",
                                                R"("pattern": "unicast")")),
                       Catch::Contains("/workload/pattern") && Catch::Contains("broadcast"));
-    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("ordering": "lamport")",
+    CHECK_THROWS_WITH(RunIn(dir, OnePipeScenario(kFatTree4, R"("ordering": "lamport")",
                                                R"("pattern": "broadcast")"),
                           {"links.loss=1e-4"}),
                       Catch::Contains("/links/loss"));
-    CHECK_THROWS_WITH(Run(dir, OnePipeScenario(kFatTree4, R"("process_hosts": 17)", "")),
+    CHECK_THROWS_WITH(RunIn(dir, OnePipeScenario(kFatTree4, R"("process_hosts": 17)", "")),
                       Catch::Contains("process_hosts") && Catch::Contains("16 hosts"));
 }

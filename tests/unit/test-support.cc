@@ -380,4 +380,23 @@ DropRecorder::ByReason() const
     return counts;
 }
 
+RunSummary
+RunIn(const TempDir& dir, const std::string& scenario, const std::vector<std::string>& overrides)
+{
+    RunOptions options;
+    options.outDir = dir.Path();
+    return RunScenario(ScenarioFromJson(scenario, overrides), options);
+}
+
+std::string
+ViolationText(const CheckReport& report)
+{
+    std::string text;
+    for (const std::string& line : report.violations)
+    {
+        text += line + "\n";
+    }
+    return text;
+}
+
 } // namespace incsim::test

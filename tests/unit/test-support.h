@@ -7,6 +7,8 @@
 #include "sim/host/endpoint.h"
 #include "sim/net/drop-reason.h"
 #include "sim/net/frame.h"
+#include "sim/runner/protocol.h"
+#include "sim/runner/runner.h"
 #include "sim/runner/simulation.h"
 #include "sim/scenario/scenario.h"
 
@@ -53,6 +55,14 @@ class TempDir
   private:
     std::string m_path;
 };
+
+/// Runs the scenario document `scenario` (with `--set` style overrides) into `dir`.
+RunSummary RunIn(const TempDir& dir, const std::string& scenario,
+                 const std::vector<std::string>& overrides = {});
+
+/// A checker's violations, one per line (for INFO).
+std::string ViolationText(const CheckReport& report);
+
 
 std::string ReadFile(const std::string& path);
 void WriteFile(const std::string& path, const std::string& text);
