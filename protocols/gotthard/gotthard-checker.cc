@@ -2,13 +2,13 @@
 
 #include "protocols/gotthard/gotthard-wire.h"
 #include "sim/core/diagnostics.h"
+#include "sim/scenario/scenario.h"
 #include "sim/trace/csv-reader.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
 #include <vector>
@@ -18,8 +18,6 @@ namespace incsim::gotthard
 
 namespace
 {
-
-constexpr size_t kShownPerProperty = 5;
 
 struct LoggedTxn
 {
@@ -44,40 +42,6 @@ Describe(const LoggedTxn& t)
     }
     return fmt::format("client {} txn {:#x} [{}]", t.client, t.txn, ops);
 }
-
-class Violations
-{
-  public:
-    void Add(const std::string& property, const std::string& text)
-    {
-        auto& [shown, total] = m_byProperty[property];
-        if (shown.size() < kShownPerProperty)
-        {
-            shown.push_back(text);
-        }
-        ++total;
-    }
-    void Report(CheckReport& report) const
-    {
-        for (const auto& [property, entry] : m_byProperty)
-        {
-            for (const std::string& text : entry.first)
-            {
-                report.violations.push_back(property + ": " + text);
-            }
-            if (entry.second > entry.first.size())
-            {
-                report.violations.push_back(
-                    fmt::format("{}: ... {} violations in all", property, entry.second));
-            }
-        }
-    }
-
-    bool Any(const std::string& property) const { return m_byProperty.count(property) > 0; }
-
-  private:
-    std::map<std::string, std::pair<std::vector<std::string>, uint64_t>> m_byProperty;
-};
 
 /// Reads consecutive rows of one transaction (same `group` columns) into LoggedTxns.
 std::vector<LoggedTxn>
@@ -193,7 +157,7 @@ CheckRun(const std::string& runDir)
 {
     const std::vector<LoggedTxn> store = ReadLog(runDir + "/gotthard_store.csv", true);
     const std::vector<LoggedTxn> seen = ReadLog(runDir + "/gotthard_client.csv", false);
-    Violations violations;
+    CheckFindings findings;
 
     // Serial replay of the store's log.
     History history;
@@ -212,7 +176,7 @@ CheckRun(const std::string& runDir)
         {
             if (!stale)
             {
-                violations.Add("store", fmt::format("seq {}: aborted {} though its compares "
+                findings.Add("store", fmt::format("seq {}: aborted {} though its compares "
                                                     "held",
                                                     t.seq, Describe(t)));
             }
@@ -221,7 +185,7 @@ CheckRun(const std::string& runDir)
         ++committed;
         if (stale)
         {
-            violations.Add("serializability",
+            findings.Add("serializability",
                            fmt::format("seq {}: committed {} against stale values", t.seq,
                                        Describe(t)));
         }
@@ -253,7 +217,7 @@ CheckRun(const std::string& runDir)
         {
             if (op.type == OpType::Read && op.value != history.Value(op.key))
             {
-                violations.Add("serializability",
+                findings.Add("serializability",
                                fmt::format("seq {}: {} read key {} as {}, the serial replay "
                                            "has {}",
                                            t.seq, Describe(t), op.key, op.value,
@@ -264,13 +228,7 @@ CheckRun(const std::string& runDir)
     }
 
     // The replay ends in the store's final state; increment-only keys count their increments.
-    const std::string metricsPath = runDir + "/metrics.json";
-    std::ifstream metricsFile(metricsPath);
-    if (!metricsFile)
-    {
-        throw InputError(metricsPath, "", "cannot open: the checker needs the store's values");
-    }
-    const nlohmann::json metrics = nlohmann::json::parse(metricsFile);
+    const nlohmann::json metrics = ReadJsonFile(runDir + "/metrics.json");
     const nlohmann::json& values = metrics.at("/gotthard/store_values"_json_pointer);
     std::map<uint32_t, uint64_t> final;
     for (const auto& [key, value] : values.items())
@@ -282,13 +240,13 @@ CheckRun(const std::string& runDir)
         const uint64_t actual = final.count(key) ? final[key] : 0;
         if (actual != value)
         {
-            violations.Add("final state", fmt::format("key {}: the store holds {}, the serial "
+            findings.Add("final state", fmt::format("key {}: the store holds {}, the serial "
                                                       "replay {}",
                                                       key, actual, value));
         }
         if (!notIncrementOnly.count(key) && actual != increments[key])
         {
-            violations.Add("final state",
+            findings.Add("final state",
                            fmt::format("key {}: {} committed increments but the value is {}",
                                        key, increments[key], actual));
         }
@@ -311,7 +269,7 @@ CheckRun(const std::string& runDir)
             ++storeOks;
             if (commit == commits.end() || !SameOperations(*commit->second, t))
             {
-                violations.Add(t.fromSwitch ? "switch commits no write" : "client outcome",
+                findings.Add(t.fromSwitch ? "switch commits no write" : "client outcome",
                                fmt::format("{} was told OK{} but the store did not commit it",
                                            Describe(t), t.fromSwitch ? " by a switch" : ""));
             }
@@ -339,7 +297,7 @@ CheckRun(const std::string& runDir)
         }
         if (common.empty())
         {
-            violations.Add("switch answers",
+            findings.Add("switch answers",
                            fmt::format("{} was answered by a switch with values the store never "
                                        "held together",
                                        Describe(t)));
@@ -347,11 +305,11 @@ CheckRun(const std::string& runDir)
     }
 
     CheckReport report;
-    violations.Report(report);
+    findings.Report(report);
     const auto passed = [&](std::initializer_list<const char*> properties, std::string text) {
         for (const char* property : properties)
         {
-            if (violations.Any(property))
+            if (findings.Any(property))
             {
                 return;
             }

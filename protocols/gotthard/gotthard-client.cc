@@ -152,8 +152,10 @@ GotthardClient::DoReceive(const Datagram& datagram)
     m_stats->committedWrites += m_txn.write ? 1 : 0;
     m_stats->switchAnswers += h.fromSwitch ? 1 : 0;
     m_stats->latenciesPs.push_back(NowPs() - m_beganPs);
-    ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.thinkPs + MessageCostPs()),
-                             &GotthardClient::BeginTransaction, this);
+    Charge(MessageCostPs(), [this] {
+        ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.thinkPs),
+                                 &GotthardClient::BeginTransaction, this);
+    });
 }
 
 } // namespace incsim::gotthard

@@ -205,10 +205,10 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
     const double seconds = static_cast<double>(m_activePs) * 1e-12;
     uint64_t switchAborts = 0;
     uint64_t switchOks = 0;
-    for (const P4Pipeline* pipeline : m_pipelines)
+    for (P4Pipeline* pipeline : m_pipelines)
     {
         const p4rt::CounterArray& events =
-            const_cast<P4Pipeline*>(pipeline)->Control().GetCounter("MyIngress.gotthard_events");
+            pipeline->Control().GetCounter("MyIngress.gotthard_events");
         switchAborts += events.Packets(0);
         switchOks += events.Packets(1);
     }

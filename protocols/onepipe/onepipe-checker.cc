@@ -19,7 +19,6 @@ namespace incsim::onepipe
 
 namespace
 {
-constexpr size_t kReportedPerProperty = 5;
 
 uint64_t
 MessageKey(uint64_t src, uint64_t sequence)
@@ -53,40 +52,6 @@ struct Sent
     uint64_t ts;
     uint64_t dst;
     int64_t sendNs;
-};
-
-/// Collects violations per property, keeping the first few and counting the rest.
-class Findings
-{
-  public:
-    void Add(const std::string& property, std::string text)
-    {
-        auto& [shown, total] = m_byProperty[property];
-        if (shown.size() < kReportedPerProperty)
-        {
-            shown.push_back(std::move(text));
-        }
-        ++total;
-    }
-    bool Any(const std::string& property) const { return m_byProperty.count(property) > 0; }
-    void Report(CheckReport& report) const
-    {
-        for (const auto& [property, entry] : m_byProperty)
-        {
-            for (const std::string& text : entry.first)
-            {
-                report.violations.push_back(property + ": " + text);
-            }
-            if (entry.second > entry.first.size())
-            {
-                report.violations.push_back(fmt::format("{}: ... {} violations in all", property,
-                                                        entry.second));
-            }
-        }
-    }
-
-  private:
-    std::map<std::string, std::pair<std::vector<std::string>, uint64_t>> m_byProperty;
 };
 
 int64_t
@@ -211,7 +176,7 @@ CheckRun(const std::string& runDir)
         }
     }
 
-    Findings findings;
+    CheckFindings findings;
     std::unordered_set<uint64_t> delivered;
     // Per receiver: the last (ts, src, seq) delivered, its message and its scattering.
     struct Last

@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +39,22 @@ struct CheckReport
     /// One line per violation (a few per property, then a count), naming the messages.
     std::vector<std::string> violations;
     bool Ok() const { return violations.empty(); }
+};
+
+/// What a checker found, by property: the first few violations of each are kept and the rest
+/// counted, so a report stays readable however broken the run.
+class CheckFindings
+{
+  public:
+    static constexpr size_t kShownPerProperty = 5;
+
+    void Add(const std::string& property, std::string text);
+    bool Any(const std::string& property) const { return m_byProperty.count(property) > 0; }
+    /// Appends "property: text" lines, and a count where some were not kept.
+    void Report(CheckReport& report) const;
+
+  private:
+    std::map<std::string, std::pair<std::vector<std::string>, uint64_t>> m_byProperty;
 };
 
 struct ProtocolInfo
