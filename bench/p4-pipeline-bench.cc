@@ -1,8 +1,10 @@
 // Generated P4 pipelines per packet: parse, ingress, egress and deparse (the whole v1model
 // pass, without the traffic manager), for p4/forward.p4 with the routes of a k=8 fat-tree edge
-// switch installed by the simulator's route installer, and for a register-heavy count-min
-// sketch (bench/p4/count-min-sketch.p4). Packets cycle through 128 prepared frames.
+// switch installed by the simulator's route installer, for p4/gotthard.p4 on the same switch
+// (contended requests), and for a register-heavy count-min sketch
+// (bench/p4/count-min-sketch.p4). Packets cycle through 128 prepared frames.
 
+#include "protocols/gotthard/gotthard-wire.h"
 #include "sim/net/frame.h"
 #include "sim/net/headers.h"
 #include "sim/switch/ecmp-route-installer.h"
@@ -14,7 +16,9 @@
 #include <SwitchPrograms.h>
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -58,33 +62,79 @@ RunPipeline(benchmark::State& state, p4rt::V1Program& program,
     state.SetItemsProcessed(state.iterations());
 }
 
-void
-BM_ForwardP4Packet(benchmark::State& state)
+/// `name` (a program of p4/) as the first edge switch of the forwarding benchmark's k=8
+/// fat-tree, with the routes the simulator installs; `hosts` is the fat-tree's host count.
+std::unique_ptr<p4rt::V1Program>
+RoutedProgram(const char* name, uint32_t& hosts)
 {
     bench::TrafficSpec spec;
     Topology topology = bench::BuildBenchTopology(spec);
     const EcmpRoutes routes = ComputeEcmpRoutes(topology, RouteMetric::Hops);
     const uint32_t node = topology.Switches().front();
-    auto program = p4rt::FindGeneratedProgram(p4gen::SwitchPrograms(), "forward").create();
+    auto program = p4rt::FindGeneratedProgram(p4gen::SwitchPrograms(), name).create();
     EcmpRouteInstaller(node, topology.NumPorts(node), EcmpMode::PerFlow, 1)
         .InstallRoutes(routes, program->Control());
+    hosts = static_cast<uint32_t>(topology.Hosts().size());
+    return program;
+}
+
+/// A UDP frame from host 0 to `dstHost` whose payload is `payload`.
+PreparedFrame
+UdpFrame(uint32_t dstHost, uint16_t srcPort, uint16_t dstPort, const std::vector<uint8_t>& payload)
+{
+    FramePtr frame = FramePool::Instance().Allocate();
+    UdpAddress address;
+    address.srcHost = 0;
+    address.dstHost = dstHost;
+    address.srcPort = srcPort;
+    address.dstPort = dstPort;
+    const auto bytes = static_cast<uint32_t>(payload.size());
+    WriteUdpHeaders(*frame, address, std::max<uint32_t>(bytes, 64), bytes);
+    std::copy(payload.begin(), payload.end(), frame->data + frame->length - bytes);
+    return {std::vector<uint8_t>(frame->data, frame->data + frame->length), frame->length};
+}
+
+void
+BM_ForwardP4Packet(benchmark::State& state)
+{
+    uint32_t hosts = 0;
+    auto program = RoutedProgram("forward", hosts);
     std::vector<PreparedFrame> frames;
-    const auto hosts = static_cast<uint32_t>(topology.Hosts().size());
     for (uint32_t k = 0; k < kFrames; ++k)
     {
-        FramePtr frame = FramePool::Instance().Allocate();
-        UdpAddress address;
-        address.srcHost = 0;
-        address.dstHost = 1 + k % (hosts - 1);
-        address.srcPort = static_cast<uint16_t>(5000 + k);
-        address.dstPort = 7000;
-        WriteUdpHeaders(*frame, address, 64, 0);
-        frames.push_back({std::vector<uint8_t>(frame->data, frame->data + frame->length),
-                          frame->length});
+        frames.push_back(UdpFrame(1 + k % (hosts - 1), static_cast<uint16_t>(5000 + k), 7000, {}));
     }
     RunPipeline(state, *program, frames);
 }
 BENCHMARK(BM_ForwardP4Packet);
+
+/// gotthard.p4 in MODE_GOTTHARD with a 65536-slot cache: assert-and-increment requests
+/// (compare, write) on 64 keys, so after the first round every request hits its key's pending
+/// write and is turned into an abort (the contended path: 20 cache lookups, the rewrite).
+void
+BM_GotthardP4Packet(benchmark::State& state)
+{
+    uint32_t hosts = 0;
+    auto program = RoutedProgram("gotthard", hosts);
+    program->Control().SetDefaultAction(
+        "MyIngress.gotthard_config", "configure",
+        {{"mode", p4rt::BitString(2)}, {"cache_slots", p4rt::BitString(65536)}});
+    std::vector<PreparedFrame> frames;
+    for (uint32_t k = 0; k < kFrames; ++k)
+    {
+        gotthard::Message request;
+        request.header.txnId = k + 1;
+        request.ops = {{gotthard::OpType::Compare, k % 64, 0}, {gotthard::OpType::Write, k % 64, 1}};
+        std::vector<uint8_t> payload;
+        request.Encode(payload);
+        frames.push_back(UdpFrame(hosts - 1, 0x1000, gotthard::kStorePort, payload));
+    }
+    RunPipeline(state, *program, frames);
+    const p4rt::CounterArray& events = program->Control().GetCounter("MyIngress.gotthard_events");
+    state.counters["aborted"] = static_cast<double>(events.Packets(0)) /
+                                static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_GotthardP4Packet);
 
 void
 BM_CountMinSketchP4Packet(benchmark::State& state)

@@ -5,10 +5,12 @@
 
 #include "protocols/gotthard/gotthard-checker.h"
 #include "sim/runner/runner.h"
+#include "sim/trace/csv-reader.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -110,4 +112,97 @@ TEST_CASE("Optimistic abort beats the read cache under write contention", "[gott
     CHECK(at20 >= 1.3);
     CHECK(at50 >= 2.5);
     CHECK(at50 > at20);
+}
+
+namespace
+{
+
+/// Two client sites A and B (4 clients each) behind their own Gotthard switch, and a third
+/// switch at the store's site S (the paper's Fig. 4), over `keys` keys.
+std::string
+LocalityScenario(double locality)
+{
+    return fmt::format(R"({{
+        "seed": 1,
+        "duration": "10s",
+        "topology": {{"generator": "wan", "params": {{
+            "sites": ["A", "B", "S"], "site_hosts": [4, 4, 1],
+            "links": [["A", "S"], ["B", "S"]],
+            "one_way_delay": [["0ns", "4ms", "8ms"], ["4ms", "0ns", "8ms"],
+                              ["8ms", "8ms", "0ns"]],
+            "site_link_delay": "1ms"}}}},
+        "links": {{"rate": "1Gbps"}},
+        "routing": {{"metric": "delay"}},
+        "protocol": {{"name": "gotthard", "params": {{"store": "S-h0",
+                      "switches": ["A", "B", "S"]}}}},
+        "workload": {{"kind": "locality", "keys": 10, "zipf": 3, "writes": 0.5,
+                      "locality": {}}},
+        "outputs": {{"traces": ["gotthard_store", "gotthard_client"], "progress": "never"}}
+    }})",
+                       locality);
+}
+
+} // namespace
+
+TEST_CASE("The locality workload keeps each site on its own keys, but for the remote share",
+          "[gotthard][workload]")
+{
+    InitIncsim();
+    // Hosts 0-3 are at site A (keys 0-4), 4-7 at B (keys 5-9). With locality 0.5 the first
+    // two clients of each site use the other site's keys.
+    for (double locality : {1.0, 0.5})
+    {
+        TempDir dir;
+        RunSummary run = RunIn(dir, LocalityScenario(locality));
+        const CheckReport report = gotthard::CheckRun(run.runDir);
+        INFO("locality " << locality << ": " << ViolationText(report));
+        CHECK(report.Ok());
+        std::vector<std::set<uint64_t>> keysOf(8);
+        CsvReader store(run.runDir + "/gotthard_store.csv", {"client", "key"});
+        while (store.Next())
+        {
+            keysOf[store.Uint(store.Column("client"))].insert(store.Uint(store.Column("key")));
+        }
+        for (uint64_t host = 0; host < 8; ++host)
+        {
+            const bool siteA = host < 4;
+            const bool remote = locality < 1 && host % 4 < 2;
+            const uint64_t first = (siteA != remote) ? 0 : 5;
+            INFO("host " << host);
+            REQUIRE_FALSE(keysOf[host].empty());
+            CHECK(*keysOf[host].begin() >= first);
+            CHECK(*keysOf[host].rbegin() < first + 5);
+        }
+    }
+}
+
+TEST_CASE("A one-slot cache still aborts early and stays serializable", "[gotthard][checker]")
+{
+    InitIncsim();
+    // Ten keys share one slot: each write evicts the last key, compares mostly miss.
+    TempDir dir;
+    RunSummary run = RunIn(dir,
+                           GotthardScenario("gotthard", R"("kind": "zipf", "keys": 10,
+                                                           "zipf": 1.0, "writes": 0.5)"),
+                           {"protocol.params.cache_slots=1"});
+    const CheckReport report = gotthard::CheckRun(run.runDir);
+    INFO(ViolationText(report));
+    CHECK(report.Ok());
+    CHECK(Metric(run, "switch_aborts") > 0);
+    CHECK(Metric(run, "store_aborts") > 0);
+}
+
+TEST_CASE("Gotthard refuses scenarios that do not fit it", "[gotthard][config]")
+{
+    InitIncsim();
+    TempDir dir;
+    const std::string counter = R"("kind": "counter")";
+    CHECK_THROWS_WITH(RunIn(dir, GotthardScenario("gotthard", counter), {"protocol.params.store=G"}),
+                      Catch::Contains("/protocol/params/store") && Catch::Contains("not a host"));
+    CHECK_THROWS_WITH(RunIn(dir, GotthardScenario("gotthard", counter),
+                            {R"(protocol.params.switches=["G", "X"])"}),
+                      Catch::Contains("/protocol/params/switches/1") &&
+                          Catch::Contains("not a switch"));
+    CHECK_THROWS_WITH(RunIn(dir, GotthardScenario("gotthard", R"("kind": "locality")")),
+                      Catch::Contains("/workload/kind") && Catch::Contains("two sites"));
 }
