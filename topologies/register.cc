@@ -14,6 +14,7 @@ RegisterTopologyGenerators()
     registry.Add("dumbbell", DumbbellGenerator());
     registry.Add("star", StarGenerator());
     registry.Add("wan", WanGenerator());
+    registry.Add("gotthard", GotthardGenerator());
 }
 
 } // namespace incsim

@@ -16,6 +16,7 @@ TopologyGenerator OnePipeTestbedGenerator();
 TopologyGenerator DumbbellGenerator();
 TopologyGenerator StarGenerator();
 TopologyGenerator WanGenerator();
+TopologyGenerator GotthardGenerator();
 
 } // namespace incsim
 

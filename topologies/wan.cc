@@ -1,6 +1,9 @@
+#include "topologies/wan.h"
+
 #include "sim/core/units.h"
 #include "topologies/register.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <stdexcept>
@@ -239,7 +242,10 @@ BuildWan(const ParamView& params, const LinkParams& link)
     const Sites sites = ReadSites(params);
     const size_t n = sites.names.size();
 
-    std::vector<uint32_t> hostsAt(n, static_cast<uint32_t>(params.Int("hosts_per_site")));
+    WanLayout layout;
+    layout.sites = sites.names;
+    layout.oneWayNs = sites.oneWayNs;
+    layout.hostsAt.assign(n, static_cast<uint32_t>(params.Int("hosts_per_site")));
     if (params.Has("site_hosts"))
     {
         const ParamView counts = params.Get("site_hosts");
@@ -251,63 +257,67 @@ BuildWan(const ParamView& params, const LinkParams& link)
         }
         for (size_t s = 0; s < n; ++s)
         {
-            hostsAt[s] = static_cast<uint32_t>(counts.At(s).AsInt());
+            layout.hostsAt[s] = static_cast<uint32_t>(counts.At(s).AsInt());
         }
     }
-    const auto siteLinks = ReadSiteLinks(params, sites.names);
-
-    LinkParams hostLink = link;
-    if (params.Has("site_link_delay"))
+    layout.links = ReadSiteLinks(params, sites.names);
+    layout.siteLinkDelayNs =
+        params.Has("site_link_delay") ? params.DurationNs("site_link_delay") : link.delayNs;
+    if (std::all_of(layout.hostsAt.begin(), layout.hostsAt.end(),
+                    [](uint32_t count) { return count == 0; }))
     {
-        hostLink.delayNs = params.DurationNs("site_link_delay");
+        params.Fail("hosts_per_site", "the sites have no hosts");
     }
+    try
+    {
+        return BuildWanLayout(layout, link);
+    }
+    catch (const std::invalid_argument& error)
+    {
+        params.Fail("sites", error.what());
+    }
+}
 
+} // namespace
+
+Topology
+BuildWanLayout(const WanLayout& layout, const LinkParams& link)
+{
+    const size_t n = layout.sites.size();
     Topology topology;
     std::vector<uint32_t> hosts;
     std::vector<uint32_t> hostSite;
     std::vector<uint32_t> switches;
-    try
+    for (size_t s = 0; s < n; ++s)
     {
-        for (size_t s = 0; s < n; ++s)
+        for (uint32_t i = 0; i < layout.hostsAt[s]; ++i)
         {
-            for (uint32_t i = 0; i < hostsAt[s]; ++i)
-            {
-                hosts.push_back(topology.AddNode(sites.names[s] + "-h" + std::to_string(i),
-                                                 NodeKind::Host,
-                                                 0,
-                                                 static_cast<int>(s)));
-                hostSite.push_back(static_cast<uint32_t>(s));
-            }
-        }
-        for (size_t s = 0; s < n; ++s)
-        {
-            switches.push_back(
-                topology.AddNode(sites.names[s], NodeKind::Switch, 1, static_cast<int>(s)));
+            hosts.push_back(topology.AddNode(layout.sites[s] + "-h" + std::to_string(i),
+                                             NodeKind::Host,
+                                             0,
+                                             static_cast<int>(s)));
+            hostSite.push_back(static_cast<uint32_t>(s));
         }
     }
-    catch (const std::invalid_argument& error)
+    for (size_t s = 0; s < n; ++s)
     {
-        // A site named like another site's host, e.g. "a-h0" next to "a".
-        params.Fail("sites", error.what());
+        switches.push_back(
+            topology.AddNode(layout.sites[s], NodeKind::Switch, 1, static_cast<int>(s)));
     }
-    if (hosts.empty())
-    {
-        params.Fail("hosts_per_site", "the sites have no hosts");
-    }
+    LinkParams hostLink = link;
+    hostLink.delayNs = layout.siteLinkDelayNs;
     for (size_t i = 0; i < hosts.size(); ++i)
     {
         topology.AddLink(hosts[i], switches[hostSite[i]], hostLink);
     }
-    for (const auto& [a, b] : siteLinks)
+    for (const auto& [a, b] : layout.links)
     {
         LinkParams wide = link;
-        wide.delayNs = sites.oneWayNs[a][b];
+        wide.delayNs = layout.oneWayNs[a][b];
         topology.AddLink(switches[a], switches[b], wide);
     }
     return topology;
 }
-
-} // namespace
 
 TopologyGenerator
 WanGenerator()

@@ -421,6 +421,31 @@ TEST_CASE("WAN aws-gotthard preset uses Table 1 midpoints", "[topology]")
           0);
 }
 
+TEST_CASE("Gotthard topologies split RTT/2 by delta", "[topology]")
+{
+    Topology single = Generate("gotthard", {{"rtt", "100ms"}, {"delta", 0.2}, {"clients", 3}});
+    CHECK(single.Hosts().size() == 4);
+    CHECK(single.Node(single.Hosts()[3]).name == "S-h0");
+    auto delay = [](const Topology& t, const char* a, const char* b) {
+        return t.Link(*t.FindLink(NodeId(t, a), NodeId(t, b))).params.delayNs;
+    };
+    CHECK(delay(single, "C", "G") == 10'000'000);
+    CHECK(delay(single, "G", "S") == 40'000'000);
+    CHECK(delay(single, "C-h2", "C") == 0);
+    CHECK_FALSE(single.FindLink(NodeId(single, "C"), NodeId(single, "S")));
+
+    Topology edges = Generate("gotthard", {{"layout", "two-edge"}, {"delta", 1.0}, {"clients", 2}});
+    CHECK(edges.Hosts().size() == 5);
+    CHECK(edges.Node(NodeId(edges, "C2-h1")).group != edges.Node(NodeId(edges, "C1-h1")).group);
+    CHECK(delay(edges, "C1", "G1") == 50'000'000);
+    CHECK(delay(edges, "G2", "S") == 0);
+    CHECK(delay(edges, "S-h0", "S") == 0);
+    CHECK_FALSE(edges.FindLink(NodeId(edges, "G1"), NodeId(edges, "G2")));
+
+    CHECK(ErrorOf("gotthard", {{"delta", 1.5}}).rfind("scenario.json: /topology/params/delta: ", 0) ==
+          0);
+}
+
 TEST_CASE("Topology files load with link defaults", "[topology]")
 {
     TempFile file(R"({
