@@ -14,18 +14,26 @@
  * compares, and for the writes that did not happen the values they left in place).
  *
  * The cache: registers indexed by crc32(key) mod cache_slots, holding the key (a tag that
- * detects collisions), its value, a valid bit and the transaction whose optimistic write put
- * the value there (0: a value the store sent, "confirmed").
+ * detects collisions), its value, a valid bit, the transaction whose optimistic write put
+ * the value there (0: a value the store sent, "confirmed"), and the root of the chain of
+ * optimistic writes the value belongs to: the first one written over a confirmed value
+ * (0 once the root has committed).
  *  - MODE_GOTTHARD, request: a compare that hits the cache with another value makes the switch
  *    answer ABORT at once (from_switch = 1), the compares rewritten to the cached values.
  *    Otherwise the writes are recorded as pending on the transaction and the request goes to
  *    the store; a compare-only request whose compares all hit confirmed values is answered OK.
  *    A retransmitted request (status RETRANSMIT) goes to the store untouched: only the store
  *    knows whether its first copy committed.
- *  - Store responses (every caching mode) overwrite the cache with their values, except where
- *    another transaction's optimistic write is pending: that value is newer than the store's.
- *    A pending value is thus replaced by the store's when its own transaction's response
- *    passes, commit or abort, so values that never commit do not keep causing aborts.
+ *  - A store ABORT (every caching mode) puts the store's value back (Algorithm 2, line 17,
+ *    extended to the aborted writes' keys) where the pending chain descends from the aborted
+ *    transaction: its own write, a chain it is the root of, or one whose root has committed
+ *    (responses come back in the order requests passed, so the aborted transaction is then a
+ *    member). Such values would fail at the store, and clients would keep being aborted on
+ *    them while new optimistic writes extend the chain. A chain rooted after an earlier
+ *    reset is left alone: the late aborts of transactions built on the old chain would
+ *    otherwise wipe every new chain in turn.
+ *  - A store OK confirms its values where no other transaction's write is pending; where one
+ *    is, that value is newer than the store's and stays.
  *  - MODE_READ_CACHE, request: a read-only request whose keys all hold confirmed values is
  *    answered OK from the cache; anything else goes to the store.
  *  - MODE_BROKEN_OK_WRITES answers OK to every request with writes, without the store: the
@@ -217,10 +225,14 @@ control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
         } \
     }
 
-/* Algorithm 2, lines 11-12: the write becomes the cached value, pending on the transaction. */
+/* Algorithm 2, lines 11-12: the write becomes the cached value, pending on the transaction;
+ * written over a confirmed value, it roots a new chain. */
 #define RECORD_WRITE(i) \
     if (hdr.ops[i].isValid() && hdr.ops[i].op_type == OP_WRITE) { \
-        SLOT(i) \
+        LOOKUP(i) \
+        if (!hit_##i || cached_pending_##i == 0) { \
+            cache_root.write(slot_##i, hdr.gotthard.txn_id); \
+        } \
         cache_key.write(slot_##i, hdr.ops[i].key); \
         cache_value.write(slot_##i, hdr.ops[i].value); \
         cache_valid.write(slot_##i, 1); \
@@ -228,18 +240,26 @@ control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
         gotthard_events.count(EVENT_WRITE_RECORDED); \
     }
 
-/* A store response's value for operation i's key, unless another transaction's write is
- * pending in that slot for the same key. */
+/* A store response's value for operation i's key, where it is the truth: see the header. */
 #define LEARN_OP(i) \
     if (hdr.ops[i].isValid()) { \
         LOOKUP(i) \
-        if (hit_##i && cached_pending_##i != 0 && cached_pending_##i != hdr.gotthard.txn_id) { \
+        bit<32> root_##i; \
+        cache_root.read(root_##i, slot_##i); \
+        bool own_##i = cached_pending_##i == hdr.gotthard.txn_id; \
+        bool descends_##i = own_##i || root_##i == hdr.gotthard.txn_id || root_##i == 0; \
+        if (hit_##i && cached_pending_##i != 0 && \
+            (hdr.gotthard.status == STATUS_OK ? !own_##i : !descends_##i)) { \
+            if (hdr.gotthard.status == STATUS_OK && root_##i == hdr.gotthard.txn_id) { \
+                cache_root.write(slot_##i, 0); \
+            } \
             gotthard_events.count(EVENT_UPDATE_SKIPPED); \
         } else { \
             cache_key.write(slot_##i, hdr.ops[i].key); \
             cache_value.write(slot_##i, hdr.ops[i].value); \
             cache_valid.write(slot_##i, 1); \
             cache_pending.write(slot_##i, 0); \
+            cache_root.write(slot_##i, 0); \
             gotthard_events.count(EVENT_CACHE_UPDATE); \
         } \
     }
@@ -266,6 +286,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     register<bit<64>>(GOTTHARD_CACHE_MAX) cache_value;
     register<bit<1>>(GOTTHARD_CACHE_MAX) cache_valid;
     register<bit<32>>(GOTTHARD_CACHE_MAX) cache_pending;
+    register<bit<32>>(GOTTHARD_CACHE_MAX) cache_root;
     counter(8, CounterType.packets) gotthard_events;
 
     action configure(bit<8> mode, bit<32> cache_slots) {

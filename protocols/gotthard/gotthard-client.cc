@@ -5,6 +5,8 @@
 
 #include <ns3/simulator.h>
 
+#include <algorithm>
+
 namespace incsim::gotthard
 {
 
@@ -27,7 +29,7 @@ GotthardClient::GetTypeId()
 
 void
 GotthardClient::Configure(uint32_t clientIndex, const ClientConfig& config,
-                          const MicroWorkload* workload, Rng rng, ClientStats* stats,
+                          const Workload* workload, Rng rng, ClientStats* stats,
                           CsvWriter* log)
 {
     m_clientIndex = clientIndex;
@@ -65,25 +67,22 @@ GotthardClient::SendAttempt()
     m_txnId = ((m_clientIndex + 1) << kAttemptBits) | (m_nextId++ & ((1u << kAttemptBits) - 1));
     request.header.txnId = m_txnId;
     request.header.status = Status::First;
-    for (uint32_t key : m_txn.keys)
-    {
-        const auto cached = m_cache.find(key);
-        const uint64_t value = cached == m_cache.end() ? 0 : cached->second;
-        if (m_txn.write)
-        {
-            request.ops.push_back(Op{OpType::Compare, key, value});
-            request.ops.push_back(Op{OpType::Write, key, value + 1});
-        }
-        else
-        {
-            request.ops.push_back(Op{OpType::Read, key, 0});
-        }
-    }
-    request.Encode(m_request);
+    m_workload->Execute(m_txn, m_cache, request.ops);
+    request.EncodeFragments(m_packets);
+    m_reply = Reassembly();
     ++m_stats->attempts;
     m_waiting = true;
-    Send(m_config.storeHost, kStorePort, m_request.data(), static_cast<uint32_t>(m_request.size()),
-         static_cast<uint32_t>(m_request.size()));
+    SendPackets();
+}
+
+void
+GotthardClient::SendPackets()
+{
+    for (const std::vector<uint8_t>& packet : m_packets)
+    {
+        Send(m_config.storeHost, kStorePort, packet.data(), static_cast<uint32_t>(packet.size()),
+             static_cast<uint32_t>(packet.size()));
+    }
     m_timer.Cancel();
     m_timer = ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.timeoutPs),
                                        &GotthardClient::TimedOut, this);
@@ -97,11 +96,11 @@ GotthardClient::TimedOut()
         return;
     }
     ++m_stats->timeouts;
-    m_request[7] = static_cast<uint8_t>(Status::Retransmit);
-    Send(m_config.storeHost, kStorePort, m_request.data(), static_cast<uint32_t>(m_request.size()),
-         static_cast<uint32_t>(m_request.size()));
-    m_timer = ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.timeoutPs),
-                                       &GotthardClient::TimedOut, this);
+    for (std::vector<uint8_t>& packet : m_packets)
+    {
+        packet[7] = static_cast<uint8_t>(Status::Retransmit);
+    }
+    SendPackets();
 }
 
 void
@@ -113,7 +112,7 @@ GotthardClient::Learn(const Message& response)
         if (!response.header.fromSwitch || op.type == OpType::Compare ||
             response.header.status == Status::Ok)
         {
-            m_cache[op.key] = op.value;
+            m_cache.Set(op.key, op.value);
         }
     }
 }
@@ -127,31 +126,52 @@ GotthardClient::DoReceive(const Datagram& datagram)
     {
         return;  // malformed, or the answer to an attempt already settled
     }
+    if (response->header.fragCount == 1)
+    {
+        Settle(*response);
+    }
+    else if (m_reply.Add(std::move(*response)) == Reassembly::Result::Complete)
+    {
+        Settle(m_reply.Take());
+    }
+}
+
+void
+GotthardClient::Settle(const Message& response)
+{
     m_waiting = false;
     m_timer.Cancel();
-    const Header& h = response->header;
+    const Header& h = response.header;
     const bool ok = h.status == Status::Ok;
     if (m_log)
     {
         const int64_t nowNs = NowPs() / kPsPerNs;
-        for (size_t i = 0; i < response->ops.size(); ++i)
+        for (size_t i = 0; i < response.ops.size(); ++i)
         {
-            const Op& op = response->ops[i];
+            const Op& op = response.ops[i];
             m_log->Row(HostIndex(), h.txnId, m_txnIndex, ok ? "ok" : "abort",
                        h.fromSwitch ? 1 : 0, i, static_cast<int>(op.type), op.key, op.value, nowNs);
         }
     }
-    Learn(*response);
+    Learn(response);
     if (!ok)
     {
         h.fromSwitch ? ++m_stats->switchAborts : ++m_stats->storeAborts;
         Charge(MessageCostPs(), [this] { SendAttempt(); });
         return;
     }
+    const int64_t latencyPs = NowPs() - m_beganPs;
     ++m_stats->committed;
-    m_stats->committedWrites += m_txn.write ? 1 : 0;
+    m_stats->committedWrites +=
+        std::any_of(response.ops.begin(), response.ops.end(),
+                    [](const Op& op) { return op.type == OpType::Write; })
+            ? 1
+            : 0;
     m_stats->switchAnswers += h.fromSwitch ? 1 : 0;
-    m_stats->latenciesPs.push_back(NowPs() - m_beganPs);
+    m_stats->latenciesPs.push_back(latencyPs);
+    KindStats& kind = m_stats->kinds[m_txn.kind];
+    ++kind.committed;
+    kind.latenciesPs.push_back(latencyPs);
     Charge(MessageCostPs(), [this] {
         ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.thinkPs),
                                  &GotthardClient::BeginTransaction, this);

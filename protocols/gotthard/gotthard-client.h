@@ -10,11 +10,17 @@
 #include <ns3/event-id.h>
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace incsim::gotthard
 {
+
+/// Commits of one kind of transaction.
+struct KindStats
+{
+    uint64_t committed = 0;
+    std::vector<int64_t> latenciesPs;
+};
 
 /// What all clients of a run add to.
 struct ClientStats
@@ -27,6 +33,7 @@ struct ClientStats
     uint64_t switchAnswers = 0;  ///< commits answered by a switch (compare-only, read cache)
     uint64_t timeouts = 0;
     std::vector<int64_t> latenciesPs;  ///< committed transactions, first send to commit
+    std::vector<KindStats> kinds;      ///< by the workload's kind
 };
 
 struct ClientConfig
@@ -40,8 +47,9 @@ struct ClientConfig
 
 /// A closed-loop Gotthard client: executes each transaction against its own cache of values
 /// (compares carry the values it holds, writes the values it computes from them), submits it,
-/// and on an abort re-executes at once with the corrections it learned. A request unanswered
-/// for the timeout is sent again, marked as a retransmission. Every response it acts on is
+/// in fragments of at most kMaxOpsPerPacket operations, and on an abort re-executes at once
+/// with the corrections it learned. A request unanswered for the timeout is sent again (all
+/// its fragments), marked as a retransmission. Every response it acts on is
 /// logged, operation by operation, to the `gotthard_client` trace.
 class GotthardClient : public Endpoint
 {
@@ -50,7 +58,7 @@ class GotthardClient : public Endpoint
 
     /// `log` may be null.
     void Configure(uint32_t clientIndex, const ClientConfig& config,
-                   const MicroWorkload* workload, Rng rng, ClientStats* stats, CsvWriter* log);
+                   const Workload* workload, Rng rng, ClientStats* stats, CsvWriter* log);
     void Start();
 
   private:
@@ -58,23 +66,27 @@ class GotthardClient : public Endpoint
     void BeginTransaction();
     void SendAttempt();
     void TimedOut();
+    void SendPackets();
     void Learn(const Message& response);
+    void Settle(const Message& response);
 
     uint32_t m_clientIndex = 0;
     ClientConfig m_config;
-    const MicroWorkload* m_workload = nullptr;
+    const Workload* m_workload = nullptr;
     Rng m_rng{0};
     ClientStats* m_stats = nullptr;
     CsvWriter* m_log = nullptr;
 
-    std::unordered_map<uint32_t, uint64_t> m_cache;
+    ValueCache m_cache;
     Transaction m_txn;
     uint64_t m_txnIndex = 0;   ///< logical transactions begun
     uint32_t m_nextId = 0;
     uint32_t m_txnId = 0;      ///< the attempt in flight
     bool m_waiting = false;
     int64_t m_beganPs = 0;
-    std::vector<uint8_t> m_request;
+    std::vector<Op> m_ops;
+    std::vector<std::vector<uint8_t>> m_packets;  ///< the attempt's request fragments
+    Reassembly m_reply;
     ns3::EventId m_timer;
 };
 

@@ -2,6 +2,8 @@
 
 #include "sim/net/headers.h"
 
+#include <algorithm>
+
 namespace incsim::gotthard
 {
 
@@ -56,6 +58,68 @@ Message::Decode(const uint8_t* bytes, uint32_t length)
         p += Op::kBytes;
     }
     return message;
+}
+
+void
+Message::EncodeFragments(std::vector<std::vector<uint8_t>>& packets) const
+{
+    const size_t count = std::max<size_t>(1, (ops.size() + kMaxOpsPerPacket - 1) / kMaxOpsPerPacket);
+    packets.resize(count);
+    Message fragment;
+    fragment.header = header;
+    fragment.header.fragCount = static_cast<uint8_t>(count);
+    for (size_t i = 0; i < count; ++i)
+    {
+        const size_t begin = i * kMaxOpsPerPacket;
+        const size_t end = std::min(ops.size(), begin + kMaxOpsPerPacket);
+        fragment.header.fragSeq = static_cast<uint8_t>(i);
+        fragment.ops.assign(ops.begin() + static_cast<std::ptrdiff_t>(begin),
+                            ops.begin() + static_cast<std::ptrdiff_t>(end));
+        fragment.Encode(packets[i]);
+    }
+}
+
+Reassembly::Result
+Reassembly::Add(Message fragment)
+{
+    const Header& h = fragment.header;
+    if (m_parts.empty())
+    {
+        if (h.fragCount == 0)
+        {
+            return Result::Invalid;
+        }
+        m_parts.resize(h.fragCount);
+        m_missing = h.fragCount;
+    }
+    if (h.fragCount != m_parts.size() || h.fragSeq >= m_parts.size())
+    {
+        return Result::Invalid;
+    }
+    std::optional<Message>& part = m_parts[h.fragSeq];
+    if (!part)
+    {
+        part = std::move(fragment);
+        --m_missing;
+    }
+    return m_missing == 0 ? Result::Complete : Result::Incomplete;
+}
+
+Message
+Reassembly::Take()
+{
+    Message whole;
+    whole.header = m_parts.front()->header;
+    whole.header.fragSeq = 0;
+    whole.header.fragCount = 1;
+    for (std::optional<Message>& part : m_parts)
+    {
+        whole.ops.insert(whole.ops.end(), part->ops.begin(), part->ops.end());
+    }
+    whole.header.opCount = static_cast<uint8_t>(std::min<size_t>(whole.ops.size(), 255));
+    m_parts.clear();
+    m_missing = 0;
+    return whole;
 }
 
 } // namespace incsim::gotthard

@@ -58,6 +58,30 @@ struct Message
     void Encode(std::vector<uint8_t>& out) const;
     /// Nullopt if the bytes are too short for the header and its op_cnt operations.
     static std::optional<Message> Decode(const uint8_t* bytes, uint32_t length);
+    /// Encodes the message as packets of at most kMaxOpsPerPacket operations (at least one
+    /// packet), numbered by frag_seq out of frag_cnt: the paper's application-level
+    /// fragmentation, which switches pass through untouched.
+    void EncodeFragments(std::vector<std::vector<uint8_t>>& packets) const;
+};
+
+/// Puts one message back together from its fragments, in any order and with duplicates.
+class Reassembly
+{
+  public:
+    enum class Result
+    {
+        Incomplete,
+        Complete,
+        Invalid  ///< frag_seq out of range, or frag_cnt unlike the earlier fragments'
+    };
+
+    Result Add(Message fragment);
+    /// The whole message (header of fragment 0, frag_cnt 1); valid after Complete.
+    Message Take();
+
+  private:
+    std::vector<std::optional<Message>> m_parts;
+    size_t m_missing = 0;
 };
 
 } // namespace incsim::gotthard

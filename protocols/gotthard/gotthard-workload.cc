@@ -68,13 +68,45 @@ MicroWorkload::MicroWorkload(const Config& config, std::vector<uint32_t> groupOf
     }
 }
 
+namespace
+{
+enum MicroKind : uint32_t
+{
+    kRead,
+    kWrite
+};
+} // namespace
+
+const std::vector<std::string>&
+MicroWorkload::KindNames() const
+{
+    static const std::vector<std::string> names = {"read", "write"};
+    return names;
+}
+
 Transaction
 MicroWorkload::Next(uint32_t client, Rng& rng) const
 {
     Transaction txn;
-    txn.write = rng.Bernoulli(m_config.writes);
-    txn.keys.push_back(m_keyBase[client] + m_keys.Draw(rng));
+    txn.kind = rng.Bernoulli(m_config.writes) ? kWrite : kRead;
+    txn.args[0] = m_keyBase[client] + m_keys.Draw(rng);
     return txn;
+}
+
+void
+MicroWorkload::Execute(const Transaction& txn, const ValueCache& cache,
+                       std::vector<Op>& ops) const
+{
+    const uint32_t key = txn.args[0];
+    if (txn.kind == kWrite)
+    {
+        ops.push_back(Op{OpType::Compare, key, cache.Get(key)});
+        ops.push_back(Op{OpType::Write, key, cache.Get(key) + 1});
+    }
+    else
+    {
+        ops.push_back(Op{OpType::Read, key, 0});
+    }
 }
 
 } // namespace incsim::gotthard
