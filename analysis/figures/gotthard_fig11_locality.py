@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Gotthard Fig. 11: throughput against workload locality on the multi-switch topology
 (paper Fig. 4: two groups of 8 clients behind edge switches G1 and G2, a middle switch S at
-the store), for forwarding, the read cache and Gotthard on all three switches.
+the store), for forwarding, the read cache and Gotthard on the two edge switches ("deployed
+close to their respective clients"; the middle switch forwards).
 
 usage: /usr/bin/python3 analysis/figures/gotthard_fig11_locality.py --db results.sqlite --out DIR
 Reads the "gotthard-fig11" sweep (scenarios/gotthard/fig11-locality.json): 10 keys, 5 local
