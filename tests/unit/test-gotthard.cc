@@ -127,16 +127,17 @@ TEST_CASE("Optimistic abort doubles TPC-C Payment throughput over the read cache
           "[gotthard][trend][tpcc]")
 {
     InitIncsim();
-    // Paper Sec. 5.4: about 2x the read cache for Payment. Asserted: at least 1.4x. A switch
-    // whose pending values outlive the store's aborts livelocks here (1.07x).
+    // Paper Sec. 5.4: about 2x the read cache for Payment; asserted. Switches that keep a
+    // pending value until its own transaction's response (0.64x here) or reset it on every
+    // store abort (1.49x) fall into a livelock or a metastable state of aborts (docs/gotthard.md).
     auto payments = [](const char* mode) {
         TempDir dir;
-        RunSummary run = RunIn(dir, GotthardScenario(mode, R"("kind": "tpcc")"));
+        RunSummary run = RunIn(dir, GotthardScenario(mode, R"("kind": "tpcc")"), {"duration=60s"});
         return run.metrics["gotthard"]["kinds"]["payment"]["throughput_txn_per_s"].get<double>();
     };
     const double ratio = payments("gotthard") / payments("read-cache");
     INFO("Payment, Gotthard / read cache: " << ratio << "x");
-    CHECK(ratio >= 1.4);
+    CHECK(ratio >= 2.0);
 }
 
 TEST_CASE("Negative control: a switch that answers OK to writes is caught", "[gotthard][checker]")
