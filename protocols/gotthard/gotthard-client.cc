@@ -160,18 +160,15 @@ GotthardClient::Settle(const Message& response)
         Charge(MessageCostPs(), [this] { SendAttempt(); });
         return;
     }
-    const int64_t latencyPs = NowPs() - m_beganPs;
-    ++m_stats->committed;
     m_stats->committedWrites +=
         std::any_of(response.ops.begin(), response.ops.end(),
                     [](const Op& op) { return op.type == OpType::Write; })
             ? 1
             : 0;
     m_stats->switchAnswers += h.fromSwitch ? 1 : 0;
-    m_stats->latenciesPs.push_back(latencyPs);
     KindStats& kind = m_stats->kinds[m_txn.kind];
     ++kind.committed;
-    kind.latenciesPs.push_back(latencyPs);
+    kind.latenciesPs.push_back(NowPs() - m_beganPs);
     Charge(MessageCostPs(), [this] {
         ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.thinkPs),
                                  &GotthardClient::BeginTransaction, this);

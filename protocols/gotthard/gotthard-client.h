@@ -25,15 +25,13 @@ struct KindStats
 /// What all clients of a run add to.
 struct ClientStats
 {
-    uint64_t committed = 0;
     uint64_t committedWrites = 0;
     uint64_t attempts = 0;
     uint64_t switchAborts = 0;
     uint64_t storeAborts = 0;
     uint64_t switchAnswers = 0;  ///< commits answered by a switch (compare-only, read cache)
     uint64_t timeouts = 0;
-    std::vector<int64_t> latenciesPs;  ///< committed transactions, first send to commit
-    std::vector<KindStats> kinds;      ///< by the workload's kind
+    std::vector<KindStats> kinds;  ///< commits by the workload's kind, first send to commit
 };
 
 struct ClientConfig

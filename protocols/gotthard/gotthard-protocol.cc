@@ -29,7 +29,7 @@ ModeNumber(const std::string& mode)
 
 /// The microbenchmark workload of `kind`; the locality workload needs exactly two groups.
 std::unique_ptr<Workload>
-MakeMicroWorkload(const ParamView& workload, const std::string& kind, const std::set<int>& groups,
+MakeMicroWorkload(const ParamView& workload, const std::string& kind,
                   std::vector<uint32_t> groupOf)
 {
     MicroWorkload::Config config;
@@ -40,6 +40,11 @@ MakeMicroWorkload(const ParamView& workload, const std::string& kind, const std:
     config.localFraction = workload.Number("locality");
     if (config.locality)
     {
+        std::set<int> groups;  // ordered as topology groups, which may be negative
+        for (uint32_t group : groupOf)
+        {
+            groups.insert(static_cast<int>(group));
+        }
         if (groups.size() != 2)
         {
             workload.Fail("kind", fmt::format("the locality workload needs clients at exactly "
@@ -164,15 +169,12 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
     // Clients: every other host, in host order; their group is their site (topology group).
     std::vector<uint32_t> clientHosts;
     std::vector<uint32_t> groupOf;
-    std::set<int> groups;
     for (uint32_t h = 0; h < world.NumHosts(); ++h)
     {
         if (h != storeHost)
         {
             clientHosts.push_back(h);
-            const int group = topology.Node(topology.Hosts()[h]).group;
-            groups.insert(group);
-            groupOf.push_back(static_cast<uint32_t>(group));
+            groupOf.push_back(static_cast<uint32_t>(topology.Node(topology.Hosts()[h]).group));
         }
     }
     if (clientHosts.empty())
@@ -191,7 +193,7 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
     }
     else
     {
-        m_workload = MakeMicroWorkload(workload, kind, groups, groupOf);
+        m_workload = MakeMicroWorkload(workload, kind, std::move(groupOf));
     }
     m_stats.kinds.resize(m_workload->KindNames().size());
 
@@ -242,11 +244,18 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
         switchAborts += events.Packets(0);
         switchOks += events.Packets(1);
     }
+    uint64_t committed = 0;
+    std::vector<int64_t> latenciesPs;
+    for (const KindStats& kind : m_stats.kinds)
+    {
+        committed += kind.committed;
+        latenciesPs.insert(latenciesPs.end(), kind.latenciesPs.begin(), kind.latenciesPs.end());
+    }
     const GotthardStore::Counters& store = m_store->GetCounters();
     metrics = {{"clients", m_clients.size()},
-               {"committed", m_stats.committed},
+               {"committed", committed},
                {"committed_writes", m_stats.committedWrites},
-               {"throughput_txn_per_s", seconds > 0 ? m_stats.committed / seconds : 0.0},
+               {"throughput_txn_per_s", seconds > 0 ? committed / seconds : 0.0},
                {"attempts", m_stats.attempts},
                {"switch_aborts", m_stats.switchAborts},
                {"store_aborts", m_stats.storeAborts},
@@ -269,7 +278,7 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
         AddLatencyMetrics(entry, kind.latenciesPs, {50, 99});
     }
     // Enough percentiles for the latency CDF of the paper's Fig. 9.
-    AddLatencyMetrics(metrics, m_stats.latenciesPs,
+    AddLatencyMetrics(metrics, std::move(latenciesPs),
                       {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99});
 }
 

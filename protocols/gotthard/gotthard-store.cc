@@ -103,15 +103,17 @@ GotthardStore::Accept(uint32_t client, uint16_t port, Message request)
             break;
         }
     }
-    Execute(requestKey, request);
-    for (const std::vector<uint8_t>& packet : m_answered.at(requestKey))
+    std::vector<std::vector<uint8_t>>& answer = m_answered[requestKey];
+    Execute(client, request, answer);
+    for (const std::vector<uint8_t>& packet : answer)
     {
         Answer(client, port, packet);
     }
 }
 
 void
-GotthardStore::Execute(uint64_t requestKey, const Message& request)
+GotthardStore::Execute(uint32_t client, const Message& request,
+                       std::vector<std::vector<uint8_t>>& answer)
 {
     // Algorithm 1: abort if a compare is stale; otherwise apply the writes.
     bool stale = false;
@@ -135,7 +137,6 @@ GotthardStore::Execute(uint64_t requestKey, const Message& request)
         // Compares and writes as requested; reads with the value they return, which
         // Algorithm 1 reads after applying the writes (lines 7-11).
         const int64_t nowNs = NowPs() / kPsPerNs;
-        const uint32_t client = static_cast<uint32_t>(requestKey >> 48);
         for (size_t i = 0; i < request.ops.size(); ++i)
         {
             const Op& op = request.ops[i];
@@ -155,7 +156,7 @@ GotthardStore::Execute(uint64_t requestKey, const Message& request)
     {
         op.value = ValueOf(op.key);
     }
-    response.EncodeFragments(m_answered[requestKey]);
+    response.EncodeFragments(answer);
 }
 
 void

@@ -45,7 +45,9 @@ class GotthardStore : public Endpoint
   private:
     void DoReceive(const Datagram& datagram) override;
     void Accept(uint32_t client, uint16_t port, Message request);
-    void Execute(uint64_t requestKey, const Message& request);
+    /// Algorithm 1; logs the transaction and encodes the response into `answer`.
+    void Execute(uint32_t client, const Message& request,
+                 std::vector<std::vector<uint8_t>>& answer);
     void Answer(uint32_t client, uint16_t port, const std::vector<uint8_t>& packet);
     uint64_t ValueOf(uint32_t key) const;
 
