@@ -22,6 +22,12 @@
  *    answer ABORT at once (from_switch = 1), the compares rewritten to the cached values.
  *    Otherwise the writes are recorded as pending on the transaction and the request goes to
  *    the store; a compare-only request whose compares all hit confirmed values is answered OK.
+ *    A write over a confirmed value starts a chain, but only in a transaction that depends on
+ *    no pending write (its compares hit confirmed values or missed), so that every chain starts
+ *    from the store's state. A chain rooted on another chain's pending values is doomed when
+ *    they are, and two such chains, each rooted on the other's values, reset each other
+ *    forever (a livelock seen under TPC-C). A dependent transaction extends the chains it
+ *    writes to; its other writes reach the cache with the store's answer.
  *    A retransmitted request (status RETRANSMIT) goes to the store untouched: only the store
  *    knows whether its first copy committed.
  *  - A store ABORT (every caching mode) puts the store's value back (Algorithm 2, line 17,
@@ -113,6 +119,7 @@ struct metadata_t {
     bit<8>  ops_left;
     bit<1>  mismatch;     // a compare disagrees with the cache
     bit<1>  unsure;       // a compare or read missed, or hit a pending value
+    bit<1>  depends;      // a compare matched another transaction's pending write
     bit<8>  reads;
     bit<8>  writes;
 }
@@ -207,6 +214,7 @@ control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
                     meta.mismatch = 1; \
                 } else if (cached_pending_##i != 0) { \
                     meta.unsure = 1; \
+                    meta.depends = 1; \
                 } \
             } \
         } else if (hdr.ops[i].op_type == OP_READ) { \
@@ -226,18 +234,22 @@ control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
     }
 
 /* Algorithm 2, lines 11-12: the write becomes the cached value, pending on the transaction;
- * written over a confirmed value, it roots a new chain. */
+ * written over a confirmed value, it roots a new chain, unless the transaction depends on a
+ * pending write (then it is not recorded). */
 #define RECORD_WRITE(i) \
     if (hdr.ops[i].isValid() && hdr.ops[i].op_type == OP_WRITE) { \
         LOOKUP(i) \
-        if (!hit_##i || cached_pending_##i == 0) { \
-            cache_root.write(slot_##i, hdr.gotthard.txn_id); \
+        bool extends_##i = hit_##i && cached_pending_##i != 0; \
+        if (extends_##i || meta.depends == 0) { \
+            if (!extends_##i) { \
+                cache_root.write(slot_##i, hdr.gotthard.txn_id); \
+            } \
+            cache_key.write(slot_##i, hdr.ops[i].key); \
+            cache_value.write(slot_##i, hdr.ops[i].value); \
+            cache_valid.write(slot_##i, 1); \
+            cache_pending.write(slot_##i, hdr.gotthard.txn_id); \
+            gotthard_events.count(EVENT_WRITE_RECORDED); \
         } \
-        cache_key.write(slot_##i, hdr.ops[i].key); \
-        cache_value.write(slot_##i, hdr.ops[i].value); \
-        cache_valid.write(slot_##i, 1); \
-        cache_pending.write(slot_##i, hdr.gotthard.txn_id); \
-        gotthard_events.count(EVENT_WRITE_RECORDED); \
     }
 
 /* A store response's value for operation i's key, where it is the truth: see the header. */
