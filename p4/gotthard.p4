@@ -40,6 +40,11 @@
  *    otherwise wipe every new chain in turn.
  *  - A store OK confirms its values where no other transaction's write is pending; where one
  *    is, that value is newer than the store's and stays.
+ *  - Another switch's ABORT, on its way back from a Gotthard switch nearer the store: the
+ *    transaction never reaches the store, so no store answer would reset its pending writes.
+ *    They are dropped where the chain descends from it (the entries become misses), and its
+ *    compares, that switch's values, are adopted: pending on the aborted transaction, so that
+ *    they abort mismatching requests but are never taken for confirmed values.
  *  - MODE_READ_CACHE, request: a read-only request whose keys all hold confirmed values is
  *    answered OK from the cache; anything else goes to the store.
  *  - MODE_BROKEN_OK_WRITES answers OK to every request with writes, without the store: the
@@ -48,7 +53,7 @@
  * Control-plane contract:
  *   MyIngress.gotthard_config   keyless; default action configure(mode, cache_slots), with
  *                               1 <= cache_slots <= GOTTHARD_CACHE_MAX.
- *   MyIngress.gotthard_events   counter(8, packets), indexed by EVENT_*.
+ *   MyIngress.gotthard_events   counter(9, packets), indexed by EVENT_*.
  *   lib/ecmp.p4's tables for routes (answers are routed back to the client like any packet).
  */
 #include <core.p4>
@@ -86,6 +91,7 @@ const bit<32> EVENT_WRITE_RECORDED = 4;
 const bit<32> EVENT_CACHE_UPDATE = 5;
 const bit<32> EVENT_UPDATE_SKIPPED = 6;   // another transaction's write is pending there
 const bit<32> EVENT_PASSED_THROUGH = 7;   // fragmented or retransmitted
+const bit<32> EVENT_PENDING_DROPPED = 8;  // another switch aborted the writing transaction
 
 header gotthard_t {
     bit<1>  msg_type;
@@ -252,14 +258,19 @@ control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
         } \
     }
 
+/* Operation i's cache entry, and whether its pending value descends from the responding
+ * transaction: its own write, a chain it roots, or one whose root has committed. */
+#define CHAIN(i) \
+    LOOKUP(i) \
+    bit<32> root_##i; \
+    cache_root.read(root_##i, slot_##i); \
+    bool own_##i = cached_pending_##i == hdr.gotthard.txn_id; \
+    bool descends_##i = own_##i || root_##i == hdr.gotthard.txn_id || root_##i == 0;
+
 /* A store response's value for operation i's key, where it is the truth: see the header. */
 #define LEARN_OP(i) \
     if (hdr.ops[i].isValid()) { \
-        LOOKUP(i) \
-        bit<32> root_##i; \
-        cache_root.read(root_##i, slot_##i); \
-        bool own_##i = cached_pending_##i == hdr.gotthard.txn_id; \
-        bool descends_##i = own_##i || root_##i == hdr.gotthard.txn_id || root_##i == 0; \
+        CHAIN(i) \
         if (hit_##i && cached_pending_##i != 0 && \
             (hdr.gotthard.status == STATUS_OK ? !own_##i : !descends_##i)) { \
             if (hdr.gotthard.status == STATUS_OK && root_##i == hdr.gotthard.txn_id) { \
@@ -273,6 +284,37 @@ control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
             cache_pending.write(slot_##i, 0); \
             cache_root.write(slot_##i, 0); \
             gotthard_events.count(EVENT_CACHE_UPDATE); \
+        } \
+    }
+
+/* Another switch's abort, 1: the transaction's pending writes, and the chains that descend
+ * from them, are dropped; it never reaches the store, so no store answer would reset them. */
+#define FORGET_WRITE(i) \
+    if (hdr.ops[i].isValid() && hdr.ops[i].op_type == OP_WRITE) { \
+        CHAIN(i) \
+        if (hit_##i && cached_pending_##i != 0 && descends_##i) { \
+            cache_valid.write(slot_##i, 0); \
+            cache_pending.write(slot_##i, 0); \
+            cache_root.write(slot_##i, 0); \
+            gotthard_events.count(EVENT_PENDING_DROPPED); \
+        } \
+    }
+
+/* Another switch's abort, 2: its compares carry that switch's values, nearer the store's.
+ * They are kept as a pending value of the aborted transaction, whose store answer never comes:
+ * a mismatch aborts, a match goes on to the store, and none is answered OK from it. A newer
+ * chain is left alone, and an equal value as it is. */
+#define ADOPT_CORRECTION(i) \
+    if (hdr.ops[i].isValid() && hdr.ops[i].op_type == OP_COMPARE) { \
+        CHAIN(i) \
+        bool newer_##i = hit_##i && cached_pending_##i != 0 && !descends_##i; \
+        bool same_##i = hit_##i && cached_value_##i == hdr.ops[i].value; \
+        if (!newer_##i && !same_##i) { \
+            cache_key.write(slot_##i, hdr.ops[i].key); \
+            cache_value.write(slot_##i, hdr.ops[i].value); \
+            cache_valid.write(slot_##i, 1); \
+            cache_pending.write(slot_##i, hdr.gotthard.txn_id); \
+            cache_root.write(slot_##i, 0); \
         } \
     }
 
@@ -299,7 +341,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     register<bit<1>>(GOTTHARD_CACHE_MAX) cache_valid;
     register<bit<32>>(GOTTHARD_CACHE_MAX) cache_pending;
     register<bit<32>>(GOTTHARD_CACHE_MAX) cache_root;
-    counter(8, CounterType.packets) gotthard_events;
+    counter(9, CounterType.packets) gotthard_events;
 
     action configure(bit<8> mode, bit<32> cache_slots) {
         meta.mode = mode;
@@ -344,6 +386,9 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             if (hdr.gotthard.msg_type == MSG_RESPONSE) {
                 if (hdr.gotthard.from_switch == 0) {
                     FOR_EACH_OP(LEARN_OP)
+                } else if (hdr.gotthard.status == STATUS_ABORT) {
+                    FOR_EACH_OP(FORGET_WRITE)
+                    FOR_EACH_OP(ADOPT_CORRECTION)
                 }
             } else if (hdr.gotthard.status == STATUS_RETRANSMIT) {
                 gotthard_events.count(EVENT_PASSED_THROUGH);
