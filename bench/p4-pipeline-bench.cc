@@ -1,7 +1,7 @@
 // Generated P4 pipelines per packet: parse, ingress, egress and deparse (the whole v1model
 // pass, without the traffic manager), for p4/forward.p4 with the routes of a k=8 fat-tree edge
 // switch installed by the simulator's route installer, for p4/gotthard.p4 on the same switch
-// (contended requests), and for a register-heavy count-min sketch
+// (contended requests, and the store's answers), and for a register-heavy count-min sketch
 // (bench/p4/count-min-sketch.p4). Packets cycle through 128 prepared frames.
 
 #include "protocols/gotthard/gotthard-wire.h"
@@ -124,7 +124,8 @@ BM_GotthardP4Packet(benchmark::State& state)
     {
         gotthard::Message request;
         request.header.txnId = k + 1;
-        request.ops = {{gotthard::OpType::Compare, k % 64, 0}, {gotthard::OpType::Write, k % 64, 1}};
+        request.ops = {{gotthard::OpType::Compare, k % 64, 0},
+                       {gotthard::OpType::Write, k % 64, 1}};
         std::vector<uint8_t> payload;
         request.Encode(payload);
         frames.push_back(UdpFrame(hosts - 1, 0x1000, gotthard::kStorePort, payload));
@@ -135,6 +136,37 @@ BM_GotthardP4Packet(benchmark::State& state)
                                 static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_GotthardP4Packet);
+
+/// gotthard.p4 in MODE_GOTTHARD: the store's answers (compare and write of one of 64 keys,
+/// alternately OK and ABORT) on their way to the client; each updates both operations' cache
+/// entries (the response path: 20 lookups, the root reads, the register writes).
+void
+BM_GotthardP4StoreResponse(benchmark::State& state)
+{
+    uint32_t hosts = 0;
+    auto program = RoutedProgram("gotthard", hosts);
+    program->Control().SetDefaultAction(
+        "MyIngress.gotthard_config", "configure",
+        {{"mode", p4rt::BitString(2)}, {"cache_slots", p4rt::BitString(65536)}});
+    std::vector<PreparedFrame> frames;
+    for (uint32_t k = 0; k < kFrames; ++k)
+    {
+        gotthard::Message response;
+        response.header.response = true;
+        response.header.txnId = k + 1;
+        response.header.status = k % 2 == 0 ? gotthard::Status::Ok : gotthard::Status::Abort;
+        response.ops = {{gotthard::OpType::Compare, k % 64, k},
+                        {gotthard::OpType::Write, k % 64, k}};
+        std::vector<uint8_t> payload;
+        response.Encode(payload);
+        frames.push_back(UdpFrame(hosts - 1, gotthard::kStorePort, 0x1000, payload));
+    }
+    RunPipeline(state, *program, frames);
+    const p4rt::CounterArray& events = program->Control().GetCounter("MyIngress.gotthard_events");
+    state.counters["updates"] = static_cast<double>(events.Packets(5)) /
+                                static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_GotthardP4StoreResponse);
 
 void
 BM_CountMinSketchP4Packet(benchmark::State& state)
