@@ -108,63 +108,72 @@ BM_ForwardP4Packet(benchmark::State& state)
 }
 BENCHMARK(BM_ForwardP4Packet);
 
-/// gotthard.p4 in MODE_GOTTHARD with a 65536-slot cache: assert-and-increment requests
-/// (compare, write) on 64 keys, so after the first round every request hits its key's pending
-/// write and is turned into an abort (the contended path: 20 cache lookups, the rewrite).
+/// gotthard.p4 in MODE_GOTTHARD with a 65536-slot cache, on the frames of `message(k)` (a
+/// request to the store, or the store's response to a client); `counter` reports the share of
+/// packets counted by gotthard_events[event].
+template <typename MakeMessage>
+void
+RunGotthard(benchmark::State& state, MakeMessage message, uint32_t event, const char* counter)
+{
+    uint32_t hosts = 0;
+    auto program = RoutedProgram("gotthard", hosts);
+    program->Control().SetDefaultAction(
+        "MyIngress.gotthard_config", "configure",
+        {{"mode", p4rt::BitString(2)}, {"cache_slots", p4rt::BitString(65536)}});
+    constexpr uint16_t kClientPort = 0x1000;
+    std::vector<PreparedFrame> frames;
+    for (uint32_t k = 0; k < kFrames; ++k)
+    {
+        const gotthard::Message m = message(k);
+        std::vector<uint8_t> payload;
+        m.Encode(payload);
+        frames.push_back(m.header.response
+                             ? UdpFrame(hosts - 1, gotthard::kStorePort, kClientPort, payload)
+                             : UdpFrame(hosts - 1, kClientPort, gotthard::kStorePort, payload));
+    }
+    RunPipeline(state, *program, frames);
+    const p4rt::CounterArray& events = program->Control().GetCounter("MyIngress.gotthard_events");
+    state.counters[counter] = static_cast<double>(events.Packets(event)) /
+                              static_cast<double>(state.iterations());
+}
+
+/// Assert-and-increment requests (compare, write) on 64 keys: after the first round every
+/// request hits its key's pending write and is turned into an abort (the contended path: 20
+/// cache lookups, the rewrite).
 void
 BM_GotthardP4Packet(benchmark::State& state)
 {
-    uint32_t hosts = 0;
-    auto program = RoutedProgram("gotthard", hosts);
-    program->Control().SetDefaultAction(
-        "MyIngress.gotthard_config", "configure",
-        {{"mode", p4rt::BitString(2)}, {"cache_slots", p4rt::BitString(65536)}});
-    std::vector<PreparedFrame> frames;
-    for (uint32_t k = 0; k < kFrames; ++k)
-    {
-        gotthard::Message request;
-        request.header.txnId = k + 1;
-        request.ops = {{gotthard::OpType::Compare, k % 64, 0},
-                       {gotthard::OpType::Write, k % 64, 1}};
-        std::vector<uint8_t> payload;
-        request.Encode(payload);
-        frames.push_back(UdpFrame(hosts - 1, 0x1000, gotthard::kStorePort, payload));
-    }
-    RunPipeline(state, *program, frames);
-    const p4rt::CounterArray& events = program->Control().GetCounter("MyIngress.gotthard_events");
-    state.counters["aborted"] = static_cast<double>(events.Packets(0)) /
-                                static_cast<double>(state.iterations());
+    RunGotthard(
+        state,
+        [](uint32_t k) {
+            gotthard::Message request;
+            request.header.txnId = k + 1;
+            request.ops = {{gotthard::OpType::Compare, k % 64, 0},
+                           {gotthard::OpType::Write, k % 64, 1}};
+            return request;
+        },
+        0, "aborted");
 }
 BENCHMARK(BM_GotthardP4Packet);
 
-/// gotthard.p4 in MODE_GOTTHARD: the store's answers (compare and write of one of 64 keys,
-/// alternately OK and ABORT) on their way to the client; each updates both operations' cache
-/// entries (the response path: 20 lookups, the root reads, the register writes).
+/// The store's answers (compare and write of one of 64 keys, alternately OK and ABORT) on their
+/// way to the client: each updates both operations' cache entries (the response path: 20
+/// lookups, the root reads, the register writes).
 void
 BM_GotthardP4StoreResponse(benchmark::State& state)
 {
-    uint32_t hosts = 0;
-    auto program = RoutedProgram("gotthard", hosts);
-    program->Control().SetDefaultAction(
-        "MyIngress.gotthard_config", "configure",
-        {{"mode", p4rt::BitString(2)}, {"cache_slots", p4rt::BitString(65536)}});
-    std::vector<PreparedFrame> frames;
-    for (uint32_t k = 0; k < kFrames; ++k)
-    {
-        gotthard::Message response;
-        response.header.response = true;
-        response.header.txnId = k + 1;
-        response.header.status = k % 2 == 0 ? gotthard::Status::Ok : gotthard::Status::Abort;
-        response.ops = {{gotthard::OpType::Compare, k % 64, k},
-                        {gotthard::OpType::Write, k % 64, k}};
-        std::vector<uint8_t> payload;
-        response.Encode(payload);
-        frames.push_back(UdpFrame(hosts - 1, gotthard::kStorePort, 0x1000, payload));
-    }
-    RunPipeline(state, *program, frames);
-    const p4rt::CounterArray& events = program->Control().GetCounter("MyIngress.gotthard_events");
-    state.counters["updates"] = static_cast<double>(events.Packets(5)) /
-                                static_cast<double>(state.iterations());
+    RunGotthard(
+        state,
+        [](uint32_t k) {
+            gotthard::Message response;
+            response.header.response = true;
+            response.header.txnId = k + 1;
+            response.header.status = k % 2 == 0 ? gotthard::Status::Ok : gotthard::Status::Abort;
+            response.ops = {{gotthard::OpType::Compare, k % 64, k},
+                            {gotthard::OpType::Write, k % 64, k}};
+            return response;
+        },
+        5, "updates");
 }
 BENCHMARK(BM_GotthardP4StoreResponse);
 
