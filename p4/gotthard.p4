@@ -22,12 +22,12 @@
  *    answer ABORT at once (from_switch = 1), the compares rewritten to the cached values.
  *    Otherwise the writes are recorded as pending on the transaction and the request goes to
  *    the store; a compare-only request whose compares all hit confirmed values is answered OK.
- *    A write over a confirmed value starts a chain, but only in a transaction that depends on
- *    no pending write (its compares hit confirmed values or missed), so that every chain starts
- *    from the store's state. A chain rooted on another chain's pending values is doomed when
- *    they are, and two such chains, each rooted on the other's values, reset each other
- *    forever (a livelock seen under TPC-C). A dependent transaction extends the chains it
- *    writes to; its other writes reach the cache with the store's answer.
+ *    A write over a confirmed value or a miss starts a chain, but only in a transaction that
+ *    depends on no pending write (its compares hit confirmed values or missed), so that every
+ *    chain starts from the store's state. A chain rooted on another chain's pending values is
+ *    doomed when they are, and two such chains, each rooted on the other's values, reset each
+ *    other forever (a livelock seen under TPC-C). A dependent transaction extends the chains
+ *    it writes to; its other writes reach the cache with the store's answer.
  *    A retransmitted request (status RETRANSMIT) goes to the store untouched: only the store
  *    knows whether its first copy committed.
  *  - A store ABORT (every caching mode) puts the store's value back (Algorithm 2, line 17,
