@@ -26,6 +26,7 @@ function(incsim_p4_programs)
       OUTPUT ${out_dir}/${name}.h ${out_dir}/${name}.cc
       COMMAND incsim-p4c ${source} --name ${name} --out-dir ${out_dir}
               --depfile ${out_dir}/${name}.d --source-name ${relative}
+              --source-root ${PROJECT_SOURCE_DIR}
       DEPENDS ${source} incsim-p4c
       DEPFILE ${out_dir}/${name}.d
       COMMENT "Compiling P4 ${relative}"

@@ -2,9 +2,49 @@
 
 #include "p4/compiler/checker.h"
 #include "p4/compiler/diagnostics.h"
+#include "p4/runtime/source-hash.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace incsim::p4
 {
+
+namespace
+{
+/// The files read (not built-in buffers, whose names start with '<'), with the hash of their
+/// bytes, relative to `root` when inside it.
+std::vector<std::pair<std::string, uint64_t>>
+HashSources(const std::vector<std::string>& files, const std::string& root)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::pair<std::string, uint64_t>> sources;
+    std::error_code error;
+    const fs::path base = root.empty() ? fs::path() : fs::weakly_canonical(root, error);
+    for (const std::string& file : files)
+    {
+        std::ifstream in(file, std::ios::binary);
+        if (file.empty() || file[0] == '<' || !in)
+        {
+            continue;
+        }
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        fs::path path = fs::weakly_canonical(file, error);
+        if (!base.empty())
+        {
+            const fs::path relative = path.lexically_relative(base);
+            if (!relative.empty() && *relative.begin() != "..")
+            {
+                path = relative;
+            }
+        }
+        sources.emplace_back(path.generic_string(), p4rt::SourceHash(bytes.str()));
+    }
+    return sources;
+}
+} // namespace
 
 CompileResult
 CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions backend,
@@ -31,6 +71,7 @@ CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions ba
     {
         backend.sourcePath = path;
     }
+    backend.sources = HashSources(result.dependencies, backend.sourceRoot);
     result.code = GenerateCpp(*program, backend, diags);
     if (diags.HasErrors())
     {

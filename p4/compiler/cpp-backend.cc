@@ -2,6 +2,7 @@
 
 #include "p4/compiler/diagnostics.h"
 #include "p4/runtime/bits.h"
+#include "p4/runtime/source-hash.h"
 
 #include <fmt/format.h>
 
@@ -196,7 +197,7 @@ class Generator
         }
         const std::string text = m_constants.Take() + body.Take();
         CppCode code;
-        code.codeHash = Fnv1a(text);
+        code.codeHash = p4rt::SourceHash(text);
         code.header = HeaderText();
         code.source = SourcePrologue() + text + SourceEpilogue(code.codeHash);
         return code;
@@ -3277,14 +3278,27 @@ class Generator
     // File framing
     // -----------------------------------------------------------------------------------
 
-    static uint64_t Fnv1a(const std::string& text)
+    /// `text` as a C++ string literal (paths may hold quotes or backslashes).
+    static std::string CppStringLiteral(const std::string& text)
     {
-        uint64_t hash = 0xcbf29ce484222325ull;
+        std::string out = "\"";
         for (unsigned char c : text)
         {
-            hash = (hash ^ c) * 0x100000001b3ull;
+            if (c == '"' || c == '\\')
+            {
+                out += '\\';
+                out += static_cast<char>(c);
+            }
+            else if (c < 0x20 || c >= 0x7f)
+            {
+                out += fmt::format("\\{:03o}", c);
+            }
+            else
+            {
+                out += static_cast<char>(c);
+            }
         }
-        return hash;
+        return out + "\"";
     }
 
     std::string HeaderText() const
@@ -3319,8 +3333,13 @@ class Generator
 
     std::string SourceEpilogue(uint64_t hash) const
     {
+        std::string sources;
+        for (const auto& [path, sourceHash] : m_options.sources)
+        {
+            sources += fmt::format("{{{}, UINT64_C(0x{:x})}}, ", CppStringLiteral(path), sourceHash);
+        }
         return fmt::format(
-            "const p4rt::ProgramInfo kProgramInfo{{\"{}\", \"{}\", UINT64_C(0x{:x})}};\n\n"
+            "const p4rt::ProgramInfo kProgramInfo{{{}, {}, UINT64_C(0x{:x}), {{{}}}}};\n\n"
             "}} // namespace\n\n"
             "const p4rt::GeneratedProgram&\nProgram()\n{{\n"
             "    static const p4rt::GeneratedProgram program{{\n"
@@ -3329,7 +3348,8 @@ class Generator
             "std::make_unique<GeneratedV1Program>(); }}}};\n"
             "    return program;\n}}\n\n"
             "}} // namespace incsim::p4gen::{}\n",
-            m_options.name, m_options.sourcePath, hash, m_options.name);
+            CppStringLiteral(m_options.name), CppStringLiteral(m_options.sourcePath), hash,
+            sources, m_options.name);
     }
 
     // -----------------------------------------------------------------------------------

@@ -41,6 +41,11 @@ struct CppBackendOptions
     std::string name;
     /// The source path recorded in the program's info.
     std::string sourcePath;
+    /// Every file the program was compiled from, with the SourceHash of its bytes, recorded in
+    /// the program's info so that a target can tell when a source changed after the build.
+    std::vector<std::pair<std::string, uint64_t>> sources = {};
+    /// CompileProgram records `sources` relative to this directory when they are inside it.
+    std::string sourceRoot = {};
 };
 
 struct CppCode

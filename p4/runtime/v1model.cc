@@ -1,8 +1,11 @@
 #include "p4/runtime/v1model.h"
 
 #include "p4/runtime/error.h"
+#include "p4/runtime/source-hash.h"
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace incsim::p4rt
 {
@@ -31,6 +34,27 @@ V1Program::MetadataField::Read(const void* state) const
         return v;
     }
     }
+}
+
+std::vector<std::string>
+ChangedSources(const ProgramInfo& info, const std::string& sourceRoot)
+{
+    std::vector<std::string> changed;
+    for (const ProgramSourceFile& file : info.sources)
+    {
+        std::ifstream in(sourceRoot + "/" + file.path, std::ios::binary);
+        if (!in)
+        {
+            continue;
+        }
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        if (SourceHash(bytes.str()) != file.hash)
+        {
+            changed.push_back(file.path);
+        }
+    }
+    return changed;
 }
 
 const GeneratedProgram&

@@ -111,13 +111,26 @@ struct ApplyResult
     uint32_t actionRun = 0;  // the ActionId of the action that ran (table-local)
 };
 
+/// A file a program was compiled from, with the SourceHash of its bytes at compile time.
+struct ProgramSourceFile
+{
+    std::string path;  // relative to the source tree (as the build saw it)
+    uint64_t hash = 0;
+};
+
 /// Identification of a compiled-in program (see GeneratedPrograms()).
 struct ProgramInfo
 {
     std::string name;  // file name without ".p4", e.g. "forward"
     std::string source;  // the .p4 path the code was generated from
     uint64_t codeHash = 0;  // hash of the generated C++, to detect a stale build
+    std::vector<ProgramSourceFile> sources = {};  // the program and every file it includes
 };
+
+/// The files of `info.sources` whose contents under `sourceRoot` differ from what the program
+/// was compiled from: the build is stale for them. Files that are missing are not reported
+/// (a binary run away from its source tree cannot tell).
+std::vector<std::string> ChangedSources(const ProgramInfo& info, const std::string& sourceRoot);
 
 /// One instance of a compiled v1model program: one switch's tables, registers and counters.
 class V1Program

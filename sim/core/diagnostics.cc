@@ -1,5 +1,6 @@
 #include "sim/core/diagnostics.h"
 
+#include <cstring>
 #include <utility>
 
 namespace incsim
@@ -11,6 +12,17 @@ InputError::InputError(std::string file, std::string jsonPath, std::string messa
       m_path(std::move(jsonPath)),
       m_message(std::move(message))
 {
+}
+
+OutputError::OutputError(const std::string& path, const std::string& reason)
+    : std::runtime_error("cannot write " + path + ": " + reason)
+{
+}
+
+OutputError
+OutputError::FromErrno(const std::string& path, int error)
+{
+    return OutputError(path, error != 0 ? std::strerror(error) : "write failed");
 }
 
 } // namespace incsim

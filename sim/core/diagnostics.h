@@ -33,6 +33,33 @@ class ConfigError : public std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
+/// A write that failed: a full disk, a file size limit, an unwritable directory. what() reads
+/// "cannot write PATH: reason". A run that hits one stops and is not recorded as finished.
+class OutputError : public std::runtime_error
+{
+  public:
+    OutputError(const std::string& path, const std::string& reason);
+    /// The reason from errno (strerror).
+    static OutputError FromErrno(const std::string& path, int error);
+};
+
+/// Something incsim relies on outside itself failed: a program it runs (sbatch, python3), the
+/// Slurm cluster, or the results database (locked, corrupt). Not a bug in incsim, and not an
+/// invalid input.
+class ExternalError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// A compiled-in P4 program whose source files changed after the build: running it would
+/// simulate the old program under the new one's name. Rebuilding fixes it.
+class StaleBuildError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
 } // namespace incsim
 
 #endif

@@ -1,15 +1,21 @@
 #include "sim/runner/runner.h"
 
+#include "sim/core/diagnostics.h"
+#include "sim/core/output-file.h"
 #include "sim/core/sim-time.h"
+#include "sim/runner/run-directory.h"
 #include "sim/runner/simulation.h"
 #include "sim/runner/version.h"
+#include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace-outputs.h"
 
+#include "p4/runtime/v1model.h"
+
 #include <ns3/simulator.h>
 
-#include <filesystem>
-#include <fstream>
+#include <fmt/format.h>
+
 #include <sys/resource.h>
 
 namespace incsim
@@ -21,12 +27,7 @@ namespace
 void
 WriteJson(const std::string& path, const nlohmann::json& value)
 {
-    std::ofstream out(path);
-    out << value.dump(2) << "\n";
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
+    WriteTextFile(path, value.dump(2) + "\n");
 }
 
 long
@@ -37,23 +38,43 @@ PeakRssKb()
     return usage.ru_maxrss;
 }
 
+/// The P4 programs the run's switches execute, as run.json records them; refuses the run when
+/// a program's source under `sourceDir` changed after the build.
+nlohmann::json
+CheckedPrograms(const World& world, const std::string& sourceDir)
+{
+    const std::vector<const p4rt::ProgramInfo*> inUse = world.ProgramsInUse();
+    RequireFreshP4Build(inUse, sourceDir);
+    nlohmann::json programs = nlohmann::json::array();
+    for (const p4rt::ProgramInfo* info : inUse)
+    {
+        programs.push_back({{"name", info->name},
+                            {"source", info->source},
+                            {"code_hash", fmt::format("{:016x}", info->codeHash)}});
+    }
+    return programs;
+}
+
 } // namespace
 
 RunSummary
 RunScenario(const Scenario& scenario, const RunOptions& options)
 {
-    std::filesystem::create_directories(options.outDir);
+    const std::string identity = scenario.Identity();
+    PrepareRunDirectory(options.outDir);
     WriteJson(options.outDir + "/scenario.resolved.json", scenario.Resolved());
 
     RunSummary summary;
     summary.runDir = options.outDir;
     std::vector<std::string> files;
+    nlohmann::json programs;
     {
         Simulation simulation(scenario, options.outDir);
+        programs = CheckedPrograms(simulation.GetWorld(), options.sourceDir);
         ProgressMode progress = options.progress.value_or(
             ParseProgressMode(scenario.Section("outputs").String("progress")));
         summary.wallSeconds = simulation.Run(progress);
-        summary.events = ns3::Simulator::GetEventCount();
+        summary.events = simulation.EventCount();
         summary.simulatedNs = ns3::Simulator::Now().GetTimeStep() / kPsPerNs;
         summary.metrics = simulation.Metrics();
         simulation.CloseTraces();
@@ -63,9 +84,11 @@ RunScenario(const Scenario& scenario, const RunOptions& options)
 
     WriteJson(options.outDir + "/metrics.json", summary.metrics);
     nlohmann::json run = {{"scenario", scenario.File()},
+                          {"identity", identity},
                           {"seed", scenario.Seed()},
                           {"version", IncsimVersion()},
                           {"git_sha", IncsimGitSha()},
+                          {"p4_programs", programs},
                           {"wall_seconds", summary.wallSeconds},
                           {"events", summary.events},
                           {"simulated_ns", summary.simulatedNs},

@@ -16,10 +16,13 @@ class Scenario;
 
 struct RunOptions
 {
-    /// Run directory; created if missing.
+    /// Run directory; created if missing, emptied if it holds an earlier run.
     std::string outDir;
     /// Overrides /outputs/progress when set.
     std::optional<ProgressMode> progress;
+    /// The source tree incsim was built from; when set, a run whose P4 programs' sources there
+    /// differ from what was compiled in is refused (StaleBuildError).
+    std::string sourceDir;
 };
 
 struct RunSummary
@@ -33,7 +36,8 @@ struct RunSummary
 };
 
 /// scenario -> topology -> world -> protocol -> Simulator::Run -> run directory:
-/// scenario.resolved.json, run.json, metrics.json and the enabled traces.
+/// scenario.resolved.json, run.json, metrics.json and the enabled traces. Every write is
+/// checked (OutputError); run.json, written last, marks a finished run.
 RunSummary RunScenario(const Scenario& scenario, const RunOptions& options);
 
 } // namespace incsim

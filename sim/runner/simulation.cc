@@ -1,5 +1,6 @@
 #include "sim/runner/simulation.h"
 
+#include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
 #include "sim/runner/build-topology.h"
 #include "sim/runner/faults.h"
@@ -63,28 +64,49 @@ Simulation::Simulation(const Scenario& scenario, const std::string& runDir, bool
 {
     EnsurePicosecondResolution();
     UseScheduler(scenario.Section("simulator").String("scheduler"));
-    Topology topology = BuildTopology(scenario);
-    std::vector<FaultEvent> faults = ResolveFaults(scenario, topology);
-    m_traces = std::make_unique<TraceOutputs>(runDir, EnabledTraces(scenario));
-    m_world = std::make_unique<World>(scenario, std::move(topology), *m_traces);
-    if (installProtocol)
+    try
     {
-        ParamView protocol = scenario.Section("protocol");
-        m_protocol = Protocols().Get(protocol.String("name")).create();
-        m_protocol->Install(*m_world, protocol.Get("params"), scenario.Section("workload"));
+        Topology topology = BuildTopology(scenario);
+        std::vector<FaultEvent> faults = ResolveFaults(scenario, topology);
+        m_traces = std::make_unique<TraceOutputs>(runDir, EnabledTraces(scenario));
+        m_world = std::make_unique<World>(scenario, std::move(topology), *m_traces);
+        if (installProtocol)
+        {
+            ParamView protocol = scenario.Section("protocol");
+            m_protocol = Protocols().Get(protocol.String("name")).create();
+            m_protocol->Install(*m_world, protocol.Get("params"), scenario.Section("workload"));
+        }
+        m_background =
+            std::make_unique<BackgroundTraffic>(*m_world, scenario.Section("background"));
+        m_tracer = std::make_unique<NetworkTracer>(*m_world);
+        ScheduleFaults(*m_world, faults);
     }
-    m_background = std::make_unique<BackgroundTraffic>(*m_world, scenario.Section("background"));
-    m_tracer = std::make_unique<NetworkTracer>(*m_world);
-    ScheduleFaults(*m_world, faults);
+    catch (const InputError& error)
+    {
+        TearDown();
+        // A value that came from --set is blamed on --set, not on the scenario file.
+        throw scenario.Blame(error);
+    }
+    catch (...)
+    {
+        TearDown();
+        throw;
+    }
 }
 
 Simulation::~Simulation()
+{
+    TearDown();
+}
+
+void
+Simulation::TearDown()
 {
     m_tracer.reset();
     m_background.reset();
     m_protocol.reset();
     m_world.reset();
-    m_traces->Close();
+    m_traces.reset();
     ns3::Simulator::Destroy();
 }
 
@@ -101,8 +123,15 @@ Simulation::Run(ProgressMode progress)
         ProgressReporter reporter(m_world->DurationPs(), progress);
         ns3::Simulator::Stop(ns3::NanoSeconds(m_scenario.DurationNs()));
         ns3::Simulator::Run();
+        m_progressEvents += reporter.Reports();
     }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+uint64_t
+Simulation::EventCount() const
+{
+    return ns3::Simulator::GetEventCount() - m_progressEvents;
 }
 
 nlohmann::json
@@ -125,7 +154,11 @@ Simulation::Metrics() const
 void
 Simulation::CloseTraces()
 {
-    m_tracer.reset();
+    if (m_tracer)
+    {
+        m_tracer->Close();
+        m_tracer.reset();
+    }
     m_world->WriteLinkTrace();
     m_traces->Close();
 }

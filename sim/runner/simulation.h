@@ -42,18 +42,24 @@ class Simulation
 
     /// Runs the simulator to the scenario's duration; returns the wall time of the run (s).
     double Run(ProgressMode progress);
+    /// Events the run executed (ns-3's count less the progress reporter's own).
+    uint64_t EventCount() const;
     /// {"network": ..., "<protocol>": ..., "background": ... (when there are flows)}.
     nlohmann::json Metrics() const;
     /// Writes the end-of-run traces (links.csv), stops tracing and closes every trace file.
     void CloseTraces();
 
   private:
+    /// Destroys everything in reverse order of construction, then the ns-3 simulator.
+    void TearDown();
+
     const Scenario& m_scenario;
     std::unique_ptr<TraceOutputs> m_traces;
     std::unique_ptr<World> m_world;
     std::unique_ptr<Protocol> m_protocol;
     std::unique_ptr<BackgroundTraffic> m_background;
     std::unique_ptr<NetworkTracer> m_tracer;
+    uint64_t m_progressEvents = 0;
 };
 
 } // namespace incsim

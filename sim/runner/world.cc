@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <numeric>
 
@@ -123,6 +124,25 @@ World::ProgramPipelineFactory(const std::string& programName, const std::string&
         }
         return pipeline;
     };
+}
+
+std::vector<const p4rt::ProgramInfo*>
+World::ProgramsInUse() const
+{
+    std::map<std::string, const p4rt::ProgramInfo*> byName;
+    for (const ns3::Ptr<SwitchDevice>& device : m_switches)
+    {
+        if (const auto* pipeline = dynamic_cast<const P4Pipeline*>(device->GetPipeline()))
+        {
+            byName.emplace(pipeline->ProgramInfo().name, &pipeline->ProgramInfo());
+        }
+    }
+    std::vector<const p4rt::ProgramInfo*> programs;
+    for (const auto& [name, info] : byName)
+    {
+        programs.push_back(info);
+    }
+    return programs;
 }
 
 uint32_t

@@ -18,6 +18,11 @@
 #include <string_view>
 #include <vector>
 
+namespace incsim::p4rt
+{
+struct ProgramInfo;
+}
+
 namespace incsim
 {
 
@@ -76,6 +81,8 @@ class World
     /// errors), then configured by `configure`.
     PipelineFactory ProgramPipelineFactory(const std::string& program, const std::string& where,
                                            PipelineConfigurator configure = {}) const;
+    /// The P4 programs the switches run now, by name (each once).
+    std::vector<const p4rt::ProgramInfo*> ProgramsInUse() const;
     /// Throws ConfigError, naming `who` and a cycle, unless the routes form a DAG.
     void RequireDagRouting(const std::string& who) const;
 

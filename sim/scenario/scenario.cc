@@ -1,5 +1,6 @@
 #include "sim/scenario/scenario.h"
 
+#include "sim/core/rng.h"
 #include "sim/runner/protocol.h"
 #include "sim/topology/topology-registry.h"
 
@@ -10,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 #include <utility>
+
+#include <fmt/format.h>
 
 namespace incsim
 {
@@ -54,7 +57,7 @@ TopologySpec()
                         GeneratorParams,
                         "Parameters of the generator.")
         .OptionalField("file",
-                       Spec::String(),
+                       Spec::String().NamesFile(),
                        "Topology JSON file, relative to the scenario's directory.")
         .ExactlyOneOf({"generator", "file"});
 }
@@ -96,7 +99,7 @@ SwitchSpec()
                "Routes go into its ipv4_route/ecmp tables (see p4/forward.p4).",
                "forward")
         .OptionalField("entries",
-                       Spec::String(),
+                       Spec::String().NamesFile(),
                        "JSON file of table entries, multicast groups, clone sessions and "
                        "register values (p4/runtime/entries-file.h) loaded into every switch's "
                        "program; relative to the scenario file. The route tables are the "
@@ -583,6 +586,7 @@ ParseScenario(const nlohmann::json& document,
     Scenario scenario;
     scenario.m_file = file;
     scenario.m_baseDir = baseDir.empty() ? "." : baseDir;
+    scenario.m_overridden = std::move(overridden);
     try
     {
         scenario.m_resolved =
@@ -590,17 +594,43 @@ ParseScenario(const nlohmann::json& document,
     }
     catch (const InputError& error)
     {
-        // A value that came from --set is blamed on --set, not on the file.
-        for (const auto& pointer : overridden)
+        throw scenario.Blame(error);
+    }
+    return scenario;
+}
+
+InputError
+Scenario::Blame(const InputError& error) const
+{
+    if (error.File() == m_file)
+    {
+        for (const auto& pointer : m_overridden)
         {
             if (IsWithin(error.JsonPath(), pointer))
             {
-                throw InputError(kOverrideFile, error.JsonPath(), error.Message());
+                return InputError(kOverrideFile, error.JsonPath(), error.Message());
             }
         }
-        throw;
     }
-    return scenario;
+    return error;
+}
+
+std::string
+Scenario::Identity() const
+{
+    const auto fileIdentity = [this](const std::string& path, const std::string& text) {
+        const std::string resolved = ResolvePath(text);
+        std::ifstream in(resolved, std::ios::binary);
+        if (!in)
+        {
+            throw Blame(InputError(m_file, path, "cannot read \"" + resolved + "\""));
+        }
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        return json{{"file_fnv1a", fmt::format("{:016x}", Fnv1a(bytes.str()))}};
+    };
+    const json canonical = DocumentSpec().Canonical(*m_resolved, fileIdentity);
+    return fmt::format("{:016x}", Fnv1a(canonical.dump()));
 }
 
 Scenario

@@ -38,6 +38,15 @@ class Scenario
     /// "clocks", "protocol", "workload", "faults", "outputs", "simulator".
     ParamView Section(const std::string& name) const;
 
+    /// What the run simulates, as a hash (16 hex digits) of the canonical form of the resolved
+    /// document (Spec::Canonical: units normalised, input files by their contents). Runs with
+    /// the same identity are the same run. Throws InputError if an input file cannot be read.
+    std::string Identity() const;
+
+    /// `error`, blamed on --set (file "--set") when the value at its path came from an override
+    /// rather than from the file; otherwise `error` itself.
+    InputError Blame(const InputError& error) const;
+
     /// Spec of the whole document, built from the registered generators and protocols.
     static Spec DocumentSpec();
 
@@ -51,6 +60,7 @@ class Scenario
     std::string m_file;
     std::string m_baseDir;
     std::unique_ptr<nlohmann::json> m_resolved;
+    std::vector<std::string> m_overridden;  ///< JSON pointers set by --set
 };
 
 /// Applies `overrides` ("links.delay=2us", "/protocol/params/k=8"; the value is parsed as JSON

@@ -64,6 +64,9 @@ class Spec
     /// For an Enum filled from a registry: errors read `unknown NOUN "x" (known: a, b)` and the
     /// reference calls the type "NOUN name".
     Spec& KnownAs(std::string noun);
+    /// For a String: the value names an input file (relative to the scenario file). Its
+    /// contents, not its name, are part of the scenario's canonical form.
+    Spec& NamesFile();
 
     // Object fields, documented in declaration order.
     /// Optional field with a default; the resolved scenario always contains it.
@@ -104,6 +107,17 @@ class Spec
     nlohmann::json Resolve(const nlohmann::json& value,
                            const std::string& file,
                            const std::string& path) const;
+
+    /// The canonical form of a value Resolve() returned, for identifying what a run simulates:
+    /// durations, rates and sizes in base units ("1us" and "1000ns" both read "1000ns"),
+    /// numbers as doubles, and every NamesFile() string replaced by `fileIdentity(text)` (e.g.
+    /// a hash of the file's contents). Two values with the same canonical form are the same
+    /// scenario.
+    nlohmann::json Canonical(const nlohmann::json& resolved,
+                             const std::function<nlohmann::json(const std::string& path,
+                                                                const std::string& text)>&
+                                 fileIdentity,
+                             const std::string& path = "") const;
 
     /// Markdown reference for this spec: one table row per field, nested objects as sections.
     std::string Markdown(const std::string& title) const;

@@ -52,6 +52,7 @@ class P4Pipeline : public SwitchPipeline
     std::string Name() const override;
 
     p4rt::ControlPlane& Control() { return m_program->Control(); }
+    const p4rt::ProgramInfo& ProgramInfo() const { return m_program->Info(); }
 
   private:
     void SetDropReason(Frame& frame) const;

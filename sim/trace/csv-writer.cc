@@ -1,18 +1,13 @@
 #include "sim/trace/csv-writer.h"
 
-#include <stdexcept>
+#include "sim/core/diagnostics.h"
 
 namespace incsim
 {
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
-    : m_path(path),
-      m_file(std::fopen(path.c_str(), "wb"))
+    : m_file(path)
 {
-    if (m_file == nullptr)
-    {
-        throw std::runtime_error("cannot write trace file " + path);
-    }
     for (size_t i = 0; i < columns.size(); ++i)
     {
         fmt::format_to(std::back_inserter(m_buffer), i == 0 ? "{}" : ",{}", columns[i]);
@@ -22,19 +17,29 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
 
 CsvWriter::~CsvWriter()
 {
-    Flush();
-    std::fclose(m_file);
+    // Close() is the checked path; here (a run that already failed) keep what can be kept.
+    try
+    {
+        Close();
+    }
+    catch (const OutputError&)
+    {
+    }
 }
 
 void
 CsvWriter::Flush()
 {
-    if (m_buffer.size() > 0)
-    {
-        std::fwrite(m_buffer.data(), 1, m_buffer.size(), m_file);
-        m_buffer.clear();
-    }
-    std::fflush(m_file);
+    m_file.Write(std::string_view(m_buffer.data(), m_buffer.size()));
+    m_buffer.clear();
+    m_file.Flush();
+}
+
+void
+CsvWriter::Close()
+{
+    Flush();
+    m_file.Close();
 }
 
 } // namespace incsim

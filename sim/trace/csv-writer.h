@@ -1,9 +1,10 @@
 #ifndef INCSIM_TRACE_CSV_WRITER_H
 #define INCSIM_TRACE_CSV_WRITER_H
 
+#include "sim/core/output-file.h"
+
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -12,7 +13,8 @@ namespace incsim
 {
 
 /// A buffered CSV file with a header row. Values are formatted with fmt ("{}"), which is
-/// exact and locale-independent, so the same run always writes the same bytes.
+/// exact and locale-independent, so the same run always writes the same bytes. A failed write
+/// throws OutputError (so a run never ends "ok" with a trace cut mid-line).
 class CsvWriter
 {
   public:
@@ -35,13 +37,14 @@ class CsvWriter
     }
 
     void Flush();
-    const std::string& Path() const { return m_path; }
+    /// Flushes and closes the file, checked.
+    void Close();
+    const std::string& Path() const { return m_file.Path(); }
     uint64_t Rows() const { return m_rows; }
 
   private:
     static constexpr size_t kFlushBytes = 1 << 20;
-    std::string m_path;
-    std::FILE* m_file = nullptr;
+    OutputFile m_file;
     fmt::memory_buffer m_buffer;
     uint64_t m_rows = 0;
 };

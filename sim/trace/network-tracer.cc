@@ -1,5 +1,6 @@
 #include "sim/trace/network-tracer.h"
 
+#include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
 #include "sim/host/host-node.h"
 #include "sim/net/egress-port.h"
@@ -94,8 +95,7 @@ NetworkTracer::NetworkTracer(World& world)
         {
             for (uint32_t port = 0; port < topology.NumPorts(node); ++port)
             {
-                std::string name =
-                    "pcap/" + topology.Node(node).name + "-" + std::to_string(port) + ".pcap";
+                const std::string name = PcapName(node, port);
                 auto file = ns3::CreateObject<ns3::PcapFileWrapper>();
                 file->Open(world.Traces().RunDir() + "/" + name, std::ios::out | std::ios::binary);
                 world.Traces().AddFile(name);
@@ -119,6 +119,33 @@ NetworkTracer::~NetworkTracer()
             file->Close();
         }
     }
+}
+
+std::string
+NetworkTracer::PcapName(uint32_t node, uint32_t port) const
+{
+    return "pcap/" + m_world.GetTopology().Node(node).name + "-" + std::to_string(port) + ".pcap";
+}
+
+void
+NetworkTracer::Close()
+{
+    m_sampleEvent.Cancel();
+    const std::string& runDir = m_world.Traces().RunDir();
+    for (uint32_t node = 0; node < m_pcap.size(); ++node)
+    {
+        for (uint32_t port = 0; port < m_pcap[node].size(); ++port)
+        {
+            ns3::PcapFileWrapper& file = *m_pcap[node][port];
+            file.Close();
+            if (file.Fail())
+            {
+                throw OutputError(runDir + "/" + PcapName(node, port),
+                                  "the pcap writer failed (disk full or file too large?)");
+            }
+        }
+    }
+    m_pcap.clear();
 }
 
 void

@@ -31,6 +31,9 @@ class NetworkTracer
     explicit NetworkTracer(World& world);
     ~NetworkTracer();
 
+    /// Stops sampling and closes the pcap files; throws OutputError if a pcap write failed.
+    void Close();
+
   private:
     void OnReceive(const Frame& frame, uint32_t node, uint32_t port);
     void OnEnqueue(const Frame& frame, uint32_t node, uint32_t port);
@@ -40,6 +43,8 @@ class NetworkTracer
     void Event(const char* event, const Frame& frame, uint32_t node, uint32_t port,
                const char* reason);
     void SampleQueues();
+    /// The pcap file of a port, relative to the run directory.
+    std::string PcapName(uint32_t node, uint32_t port) const;
 
     World& m_world;
     CsvWriter* m_packets = nullptr;

@@ -28,6 +28,10 @@ TraceOutputs::Open(const std::string& name, const std::vector<std::string>& colu
 void
 TraceOutputs::Close()
 {
+    for (auto& [name, writer] : m_writers)
+    {
+        writer->Close();
+    }
     m_writers.clear();
 }
 

@@ -28,7 +28,7 @@ class TraceOutputs
     void AddFile(const std::string& relativePath) { m_files.insert(relativePath); }
     /// Relative paths of the files written, sorted; still known after Close().
     std::vector<std::string> Files() const { return {m_files.begin(), m_files.end()}; }
-    /// Flushes and closes every trace file.
+    /// Flushes and closes every trace file; throws OutputError if any write failed.
     void Close();
 
   private:

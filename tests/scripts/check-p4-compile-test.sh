@@ -15,7 +15,7 @@ grep -q "class GeneratedV1Program final : public p4rt::V1Program" "$work/forward
 [ -s "$work/out/forward.h" ] && [ -s "$work/out/forward.cc" ]
 status=0
 "$incsim" p4 compile tests/p4/bad/backend/meter.p4 2> "$work/meter-err" > /dev/null || status=$?
-[ "$status" -eq 1 ] || { echo "p4 compile: expected exit 1, got $status"; exit 1; }
+[ "$status" -eq 2 ] || { echo "p4 compile: expected exit 2 (invalid input), got $status"; exit 1; }
 grep -q "meter.p4:[0-9]*:[0-9]*: error: extern 'meter' is outside" "$work/meter-err"
 
 "$incsim" p4 test p4/forward.p4 tests/p4/stf/forward/unicast.stf > "$work/pass"
@@ -33,7 +33,12 @@ grep -q "wrong.stf:[0-9]*: " "$work/fail-err"
 cp p4/forward.p4 "$work/copy.p4"
 status=0
 "$incsim" p4 test "$work/copy.p4" tests/p4/stf/forward/unicast.stf 2> "$work/missing" || status=$?
-[ "$status" -eq 1 ] || { echo "p4 test: expected exit 1 for an unknown program"; exit 1; }
+[ "$status" -eq 2 ] || { echo "p4 test: expected exit 2 for an unknown program, got $status"; exit 1; }
 grep -q "is not compiled into incsim" "$work/missing"
 grep -q "p4/forward.p4" "$work/missing"
+# A write that fails is an error (exit 5), not a silent success.
+status=0
+"$incsim" p4 compile p4/forward.p4 > /dev/full 2> "$work/full" || status=$?
+[ "$status" -eq 5 ] || { echo "p4 compile > /dev/full: expected exit 5, got $status"; exit 1; }
+grep -q "cannot write to standard output" "$work/full"
 echo "p4 compile and test ok"

@@ -11,14 +11,14 @@ cd "$source_dir"
 grep -q "control" "$work/dump.p4"
 status=0
 "$incsim" p4 parse tests/p4/bad/parser/for-loop.p4 2> "$work/err" || status=$?
-[ "$status" -eq 1 ] || { echo "expected exit 1, got $status"; exit 1; }
+[ "$status" -eq 2 ] || { echo "expected exit 2 (invalid input), got $status"; exit 1; }
 grep -qE "^tests/p4/bad/parser/for-loop.p4:[0-9]+:[0-9]+: error: .*for" "$work/err"
 grep -q "\^" "$work/err"
 "$incsim" p4 check tests/p4/constructs/basic.p4 > "$work/ok"
 grep -q "basic.p4: ok" "$work/ok"
 status=0
 "$incsim" p4 check tests/p4/bad/checker/argument-type.p4 2> "$work/check-err" || status=$?
-[ "$status" -eq 1 ] || { echo "p4 check: expected exit 1, got $status"; exit 1; }
+[ "$status" -eq 2 ] || { echo "p4 check: expected exit 2 (invalid input), got $status"; exit 1; }
 expected="$(head -1 tests/p4/bad/checker/argument-type.p4 | sed 's|^// expect: |tests/p4/bad/checker/|')"
 [ "$(head -1 "$work/check-err")" = "$expected" ] \
     || { echo "p4 check: expected '$expected', got:"; cat "$work/check-err"; exit 1; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A sweep records a run that fails (with its stderr tail) and a run that times out, goes on
-# with the others, and exits with the number of failed runs; `incsim results` lists them and
+# with the others, and exits with status 4 (runs failed); `incsim results` lists them and
 # exports CSV; a bad sweep file is an error naming its JSON path.
 set -euo pipefail
 incsim="$1"
@@ -26,7 +26,7 @@ status=0
 "$incsim" sweep sweep.json --db results.sqlite --out runs -j 2 --progress never > out.txt 2>&1 \
     || status=$?
 cat out.txt
-[ "$status" -eq 2 ] || { echo "expected exit status 2 (two failed runs), got $status"; exit 1; }
+[ "$status" -eq 4 ] || { echo "expected exit status 4 (runs failed), got $status"; exit 1; }
 grep -q "1 ran ok, 2 failed" out.txt
 
 "$incsim" results results.sqlite --csv > results.csv
@@ -41,6 +41,7 @@ states = sorted(r[1] for r in by)
 assert states == ["failed", "ok", "timeout"], states
 failed = [r for r in by if r[1] == "failed"][0]
 assert "fault time is not before the end of the run" in failed[2], failed[2]
+assert failed[2].startswith("run with "), failed[2]  # the point, before its error
 ok = [r for r in by if r[1] == "ok"][0]
 assert float(db.execute("SELECT value FROM metrics m JOIN runs r ON r.run_id = m.run_id "
                         "WHERE r.status = 'ok' AND m.name = 'udp.messages_delivered'")
@@ -53,7 +54,7 @@ status=0
 "$incsim" sweep sweep.json --db results.sqlite --out runs -j 2 --progress never > again.txt 2>&1 \
     || status=$?
 grep -q "1 already in results.sqlite" again.txt
-[ "$status" -eq 2 ]
+[ "$status" -eq 4 ]
 
 echo '{"name": "bad", "scenario": "x.json", "vary": [{"grid": {"a": 3}}]}' > bad.json
 status=0

@@ -32,45 +32,6 @@ const char* kStar = R"({
     "outputs": {"traces": ["links"], "progress": "never"}
 })";
 
-struct CommandResult
-{
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string
-Quote(const std::string& text)
-{
-    std::string quoted = "'";
-    for (char c : text)
-    {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
-
-/// Runs the incsim binary with `args` (already quoted), capturing stdout and stderr.
-CommandResult
-Incsim(const std::string& args, const TempDir& scratch)
-{
-    std::string errFile = scratch.File("stderr.txt");
-    std::string command = Quote(INCSIM_BINARY) + " " + args + " 2>" + Quote(errFile);
-    CommandResult result;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    {
-        result.out.append(buffer, n);
-    }
-    int status = pclose(pipe);
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.err = ReadFile(errFile);
-    return result;
-}
-
 void
 WriteText(const std::string& path, const std::string& text)
 {

@@ -16,6 +16,10 @@
 #include <ns3/callback.h>
 #include <ns3/simulator.h>
 
+#include <catch2/catch.hpp>
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -71,6 +75,37 @@ ReadFile(const std::string& path)
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+std::string
+Quote(const std::string& text)
+{
+    std::string quoted = "'";
+    for (char c : text)
+    {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+CommandResult
+Incsim(const std::string& args, const TempDir& scratch)
+{
+    const std::string errFile = scratch.File("incsim-stderr.txt");
+    const std::string command = Quote(INCSIM_BINARY) + " " + args + " 2>" + Quote(errFile);
+    CommandResult result;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    {
+        result.out.append(buffer, n);
+    }
+    const int status = pclose(pipe);
+    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.err = ReadFile(errFile);
+    return result;
 }
 
 void

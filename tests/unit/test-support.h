@@ -68,6 +68,21 @@ std::string ReadFile(const std::string& path);
 void WriteFile(const std::string& path, const std::string& text);
 bool FileExists(const std::string& path);
 
+/// What a run of the incsim binary printed, and its exit status.
+struct CommandResult
+{
+    int status = -1;
+    std::string out;
+    std::string err;
+};
+
+/// `text` quoted for the shell.
+std::string Quote(const std::string& text);
+
+/// Runs the incsim binary with `args` (already quoted for the shell), capturing stdout and
+/// stderr (through a file in `scratch`).
+CommandResult Incsim(const std::string& args, const TempDir& scratch);
+
 /// Runs the simulator until absolute simulated time `ps` (events at `ps` itself do not run).
 void RunUntilPs(int64_t ps);
 /// Schedules `f` at absolute simulated time `ps`.

@@ -1,5 +1,9 @@
 #include "tools/experiment/local-backend.h"
 
+#include "sim/core/diagnostics.h"
+
+#include "sim/runner/run-directory.h"
+
 #include "tools/experiment/process.h"
 
 #include <fcntl.h>
@@ -26,7 +30,7 @@ namespace
 pid_t
 Spawn(const std::string& binary, const RunJob& job)
 {
-    std::filesystem::create_directories(job.runDir);
+    PrepareRunDirectory(job.runDir);
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
     posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -71,7 +75,7 @@ Spawn(const std::string& binary, const RunJob& job)
     posix_spawnattr_destroy(&attributes);
     if (rc != 0)
     {
-        throw std::runtime_error("cannot start " + binary + ": " + std::strerror(rc));
+        throw ExternalError("cannot start " + binary + ": " + std::strerror(rc));
     }
     return pid;
 }

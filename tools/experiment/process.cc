@@ -1,5 +1,7 @@
 #include "tools/experiment/process.h"
 
+#include "sim/core/diagnostics.h"
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -30,7 +32,7 @@ Start(const std::vector<std::string>& command, posix_spawn_file_actions_t* files
     pid_t pid = 0;
     if (posix_spawnp(&pid, argv[0], files, nullptr, argv.data(), environ) != 0)
     {
-        throw std::runtime_error("cannot run " + command[0]);
+        throw ExternalError("cannot run " + command[0]);
     }
     return pid;
 }
@@ -102,7 +104,7 @@ CaptureProcess(const std::vector<std::string>& argv)
     int fds[2];
     if (pipe(fds) != 0)
     {
-        throw std::runtime_error("pipe failed");
+        throw ExternalError("pipe failed");
     }
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
@@ -148,7 +150,7 @@ SelfExecutable()
     const ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
     if (n <= 0)
     {
-        throw std::runtime_error("cannot find the running executable (/proc/self/exe)");
+        throw ExternalError("cannot find the running executable (/proc/self/exe)");
     }
     return std::string(path, static_cast<size_t>(n));
 }

@@ -1,5 +1,7 @@
 #include "tools/experiment/results-db.h"
 
+#include "sim/core/diagnostics.h"
+
 #include <fmt/format.h>
 #include <sqlite3.h>
 
@@ -7,6 +9,7 @@
 #include <cctype>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <stdexcept>
 
 namespace incsim::experiment
@@ -33,7 +36,7 @@ class Statement
     {
         if (sqlite3_prepare_v2(db, sql.c_str(), -1, &m_stmt, nullptr) != SQLITE_OK)
         {
-            throw std::runtime_error(fmt::format("results database: {} (in: {})",
+            throw ExternalError(fmt::format("results database: {} (in: {})",
                                                  sqlite3_errmsg(db), sql));
         }
     }
@@ -82,7 +85,7 @@ class Statement
         }
         if (rc != SQLITE_DONE)
         {
-            throw std::runtime_error(fmt::format("results database: {}", sqlite3_errmsg(m_db)));
+            throw ExternalError(fmt::format("results database: {}", sqlite3_errmsg(m_db)));
         }
         return false;
     }
@@ -163,34 +166,104 @@ FlattenMetrics(const nlohmann::json& metrics)
     return out;
 }
 
-ResultsDb::ResultsDb(const std::string& path)
+namespace
+{
+/// SQLite's application_id of an incsim results database: "INCS".
+constexpr int kApplicationId = 0x494e4353;
+const std::vector<std::string> kTables = {"metrics", "runs", "sweep_runs", "sweeps", "traces"};
+} // namespace
+
+ResultsDb::ResultsDb(const std::string& path, Access access)
     : m_path(path)
 {
-    if (sqlite3_open(path.c_str(), &m_db) != SQLITE_OK)
+    const bool readOnly = access == Access::ReadOnly;
+    if (readOnly && !std::filesystem::exists(path))
+    {
+        throw InputError(path, "", "no such results database");
+    }
+    const int flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK)
     {
         const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
         sqlite3_close(m_db);
-        throw std::runtime_error(fmt::format("{}: cannot open the results database: {}", path,
+        m_db = nullptr;
+        throw ExternalError(fmt::format("{}: cannot open the results database: {}", path,
                                              message));
     }
     sqlite3_busy_timeout(m_db, 10000);
-    Exec("PRAGMA journal_mode=WAL");
-    Exec("PRAGMA synchronous=NORMAL");
-    Exec("CREATE TABLE IF NOT EXISTS runs ("
-         "run_id TEXT PRIMARY KEY, sweep TEXT NOT NULL, scenario_hash TEXT NOT NULL, "
-         "code_version TEXT NOT NULL, repetition INTEGER, seed INTEGER, status TEXT NOT NULL, "
-         "wall_seconds REAL, events INTEGER, simulated_ns INTEGER, peak_rss_kb INTEGER, "
-         "run_dir TEXT, error TEXT, finished_at TEXT, params TEXT)");
-    Exec("CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs (scenario_hash, code_version)");
-    Exec("CREATE TABLE IF NOT EXISTS metrics (run_id TEXT NOT NULL, name TEXT NOT NULL, "
-         "value REAL, PRIMARY KEY (run_id, name))");
-    Exec("CREATE TABLE IF NOT EXISTS traces (run_id TEXT NOT NULL, name TEXT NOT NULL, "
-         "path TEXT, PRIMARY KEY (run_id, name))");
-    Exec("CREATE TABLE IF NOT EXISTS sweeps (name TEXT PRIMARY KEY, sweep_file TEXT, "
-         "parameters TEXT, metrics TEXT, updated_at TEXT)");
-    Exec("CREATE TABLE IF NOT EXISTS sweep_runs (sweep TEXT NOT NULL, run_id TEXT NOT NULL, "
-         "PRIMARY KEY (sweep, run_id))");
+    try
+    {
+        RequireIncsimDatabase(!readOnly);
+    }
+    catch (...)
+    {
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw;
+    }
+    if (!readOnly)
+    {
+        Exec("PRAGMA application_id=" + std::to_string(kApplicationId));
+        Exec("PRAGMA journal_mode=WAL");
+        Exec("PRAGMA synchronous=NORMAL");
+        Exec("CREATE TABLE IF NOT EXISTS runs ("
+             "run_id TEXT PRIMARY KEY, sweep TEXT NOT NULL, scenario_hash TEXT NOT NULL, "
+             "code_version TEXT NOT NULL, repetition INTEGER, seed INTEGER, status TEXT NOT NULL, "
+             "wall_seconds REAL, events INTEGER, simulated_ns INTEGER, peak_rss_kb INTEGER, "
+             "run_dir TEXT, error TEXT, finished_at TEXT, params TEXT)");
+        Exec("CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs (scenario_hash, code_version)");
+        Exec("CREATE TABLE IF NOT EXISTS metrics (run_id TEXT NOT NULL, name TEXT NOT NULL, "
+             "value REAL, PRIMARY KEY (run_id, name))");
+        Exec("CREATE TABLE IF NOT EXISTS traces (run_id TEXT NOT NULL, name TEXT NOT NULL, "
+             "path TEXT, PRIMARY KEY (run_id, name))");
+        Exec("CREATE TABLE IF NOT EXISTS sweeps (name TEXT PRIMARY KEY, sweep_file TEXT, "
+             "parameters TEXT, metrics TEXT, updated_at TEXT)");
+        Exec("CREATE TABLE IF NOT EXISTS sweep_runs (sweep TEXT NOT NULL, run_id TEXT NOT NULL, "
+             "PRIMARY KEY (sweep, run_id))");
+    }
     ReloadColumns();
+}
+
+void
+ResultsDb::RequireIncsimDatabase(bool allowEmpty) const
+{
+    // Reading the schema is the first access: a file that is not SQLite fails here.
+    sqlite3_stmt* raw = nullptr;
+    const char* sql = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name";
+    if (sqlite3_prepare_v2(m_db, sql, -1, &raw, nullptr) != SQLITE_OK)
+    {
+        throw InputError(m_path, "", fmt::format("not an incsim results database ({})",
+                                                 sqlite3_errmsg(m_db)));
+    }
+    std::vector<std::string> tables;
+    while (sqlite3_step(raw) == SQLITE_ROW)
+    {
+        tables.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)));
+    }
+    sqlite3_finalize(raw);
+    if (tables.empty() && allowEmpty)
+    {
+        return;
+    }
+    Statement id(m_db, "PRAGMA application_id");
+    const int applicationId = id.Step() ? sqlite3_column_int(id.Get(), 0) : 0;
+    const bool hasTables = std::all_of(kTables.begin(), kTables.end(), [&](const std::string& t) {
+        return std::find(tables.begin(), tables.end(), t) != tables.end();
+    });
+    // Databases from before the application id have 0 and incsim's tables.
+    if (applicationId == kApplicationId || (applicationId == 0 && hasTables))
+    {
+        return;
+    }
+    std::string list;
+    for (const std::string& table : tables)
+    {
+        list += (list.empty() ? "" : ", ") + table;
+    }
+    throw InputError(m_path, "",
+                     fmt::format("not an incsim results database (it has {}); incsim leaves it "
+                                 "untouched",
+                                 tables.empty() ? std::string("no tables") : "tables " + list));
 }
 
 void
@@ -218,7 +291,7 @@ ResultsDb::Exec(const std::string& sql) const
     {
         const std::string message = error ? error : "unknown error";
         sqlite3_free(error);
-        throw std::runtime_error(fmt::format("{}: {} (in: {})", m_path, message, sql));
+        throw ExternalError(fmt::format("{}: {} (in: {})", m_path, message, sql));
     }
 }
 

@@ -53,8 +53,16 @@ struct RunRecord
 class ResultsDb
 {
   public:
-    /// Opens or creates the database; throws std::runtime_error naming the file.
-    explicit ResultsDb(const std::string& path);
+    enum class Access
+    {
+        ReadWrite,  ///< opens or creates the database (sweeps)
+        ReadOnly,   ///< opens an existing database and never writes to it (results)
+    };
+
+    /// Opens the database. A file that is not an incsim results database (another SQLite file,
+    /// or not SQLite at all) is refused with InputError before anything is written to it;
+    /// other failures throw std::runtime_error naming the file.
+    explicit ResultsDb(const std::string& path, Access access = Access::ReadWrite);
     ~ResultsDb();
     ResultsDb(const ResultsDb&) = delete;
     ResultsDb& operator=(const ResultsDb&) = delete;
@@ -78,10 +86,14 @@ class ResultsDb
     /// membership of run.sweep).
     void RecordRun(const RunRecord& run);
 
+    const std::string& Path() const { return m_path; }
+
     /// A query's result as text rows, the first row being the column names.
     std::vector<std::vector<std::string>> Query(const std::string& sql) const;
 
   private:
+    /// Throws InputError unless the open file is empty or an incsim results database.
+    void RequireIncsimDatabase(bool allowEmpty) const;
     void Exec(const std::string& sql) const;
     void InsertSweepRun(const std::string& sweep, const std::string& runId);
     void EnsureParamColumn(const std::string& name);

@@ -29,9 +29,20 @@ TryReadJson(const std::string& path)
 }
 
 std::string
-ScenarioHash(const nlohmann::json& resolved)
+TextHash(const std::string& text)
 {
-    return fmt::format("{:016x}", Fnv1a(resolved.dump()));
+    return fmt::format("{:016x}", Fnv1a(text));
+}
+
+std::string
+PointText(const PlannedRun& planned)
+{
+    std::string text;
+    for (const auto& [path, value] : planned.point)
+    {
+        text += (text.empty() ? "" : ", ") + path + "=" + value.dump();
+    }
+    return text + (text.empty() ? "" : ", ") + "repetition " + std::to_string(planned.repetition);
 }
 
 std::string
@@ -58,18 +69,14 @@ FileTail(const std::string& path, size_t lines)
 namespace
 {
 /// Whether the run directory holds a finished run of `job` by this code, given its run.json and
-/// metrics.json as read (run.json is written last; scenario.resolved.json says which scenario
-/// ran, run.json with which code).
+/// metrics.json as read (run.json is written last and says which scenario ran, by its
+/// identity, and with which code).
 bool
 Finished(const RunJob& job, const std::string& codeVersion,
          const std::optional<nlohmann::json>& run, const std::optional<nlohmann::json>& metrics)
 {
-    if (!run || !metrics || run->value("version", "") != codeVersion)
-    {
-        return false;
-    }
-    const auto resolved = TryReadJson(job.runDir + "/scenario.resolved.json");
-    return resolved && ScenarioHash(*resolved) == job.scenarioHash;
+    return run && metrics && run->value("version", "") == codeVersion &&
+           run->value("identity", "") == job.scenarioHash;
 }
 
 } // namespace
@@ -119,11 +126,12 @@ CollectRun(const SweepSpec& sweep, const std::string& codeVersion, const RunJob&
         return record;
     }
     record.status = end == RunEnd::TimedOut ? "timeout" : "failed";
-    record.error = FileTail(job.runDir + "/stderr.txt", 20);
-    if (record.error.empty())
+    std::string why = FileTail(job.runDir + "/stderr.txt", 20);
+    if (why.empty())
     {
-        record.error = end == RunEnd::TimedOut ? "timed out" : "no output (crashed?)";
+        why = end == RunEnd::TimedOut ? "timed out" : "no output (crashed?)";
     }
+    record.error = fmt::format("run with {}: {}", PointText(job.planned), why);
     return record;
 }
 

@@ -15,15 +15,18 @@ namespace incsim::experiment
 struct RunJob
 {
     PlannedRun planned;
-    std::string runId;  // scenario hash + code version
-    std::string scenarioHash;
+    std::string runId;  // scenario identity + code version
+    std::string scenarioHash;  // Scenario::Identity()
     std::string runDir;
     /// Arguments after the incsim binary: run SCENARIO --out DIR --progress never --set ...
     std::vector<std::string> args;
 };
 
-/// A short stable hash of a resolved scenario (hex of FNV-1a over its JSON text).
-std::string ScenarioHash(const nlohmann::json& resolved);
+/// A short stable hash of a text (hex of FNV-1a).
+std::string TextHash(const std::string& text);
+
+/// "workload.load=0.5, repetition 1": which run of the sweep, for messages.
+std::string PointText(const PlannedRun& planned);
 
 /// How a run ended, as a backend saw it.
 enum class RunEnd
@@ -35,11 +38,12 @@ enum class RunEnd
 };
 
 /// The record of a run from its directory: status ok if the run wrote run.json and
-/// metrics.json, else failed (or timeout) with the tail of its stderr.
+/// metrics.json, else failed (or timeout) with its point and the tail of its stderr.
 RunRecord CollectRun(const SweepSpec& sweep, const std::string& codeVersion, const RunJob& job,
                      RunEnd end);
 
-/// Whether the run directory holds a finished run of exactly this scenario and code version.
+/// Whether the run directory holds a finished run of exactly this scenario (its identity) and
+/// code version.
 bool RunDirectoryFinished(const RunJob& job, const std::string& codeVersion);
 
 /// A JSON file's contents, or nullopt if it is missing or not (yet) valid JSON.

@@ -1,5 +1,10 @@
 #include "tools/experiment/slurm-backend.h"
 
+#include "sim/core/diagnostics.h"
+
+#include "sim/core/output-file.h"
+#include "sim/runner/run-directory.h"
+
 #include "tools/experiment/process.h"
 
 #include <fmt/format.h>
@@ -92,7 +97,7 @@ CancelEarlierBatches(const std::string& slurmDir)
         }
         if (JobActive(jobId) != std::optional<bool>(false))
         {
-            throw std::runtime_error("Slurm job " + jobId + " of an earlier run of this sweep " +
+            throw ExternalError("Slurm job " + jobId + " of an earlier run of this sweep " +
                                      "is still running after scancel; cancel it and retry");
         }
     }
@@ -122,7 +127,7 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
     const std::string batch = fs::absolute(m_batchDir).string();
     if (batch.find_first_of(" \t\n%") != std::string::npos)
     {
-        throw std::runtime_error("Slurm output directory '" + batch +
+        throw ExternalError("Slurm output directory '" + batch +
                                  "' has a space or '%' in its path; choose another --out");
     }
     const size_t perTask = (jobs.size() + kMaxTasks - 1) / kMaxTasks;
@@ -134,8 +139,7 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
         nlohmann::json runs = nlohmann::json::array();
         for (size_t i = t * perTask; i < std::min(jobs.size(), (t + 1) * perTask); ++i)
         {
-            fs::create_directories(jobs[i].runDir);
-            fs::remove(jobs[i].runDir + "/end.json");
+            PrepareRunDirectory(jobs[i].runDir);
             runs.push_back({{"run_dir", fs::absolute(jobs[i].runDir).string()},
                             {"args", jobs[i].args}});
             taskOf[i] = t;
@@ -144,7 +148,7 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
     }
     nlohmann::json tasksDoc = {{"timeout_ns", m_timeoutNs ? *m_timeoutNs : 0},
                                {"tasks", taskList}};
-    std::ofstream(batch + "/tasks.json") << tasksDoc.dump(1);
+    WriteTextFile(batch + "/tasks.json", tasksDoc.dump(1));
     std::string timeLimit;
     if (m_timeoutNs)
     {
@@ -153,15 +157,15 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
         const int64_t total = *m_timeoutNs * static_cast<int64_t>(perTask);
         timeLimit = fmt::format("#SBATCH --time={}\n", (total + kMinuteNs - 1) / kMinuteNs + 1);
     }
-    std::ofstream(batch + "/array.sh")
-        << "#!/bin/bash\n"
-        << "#SBATCH --job-name=incsim-sweep\n"
-        << fmt::format("#SBATCH --array=0-{}\n", tasks - 1)
-        << fmt::format("#SBATCH --output={}/task-%a.out\n", batch)
-        << fmt::format("#SBATCH --error={}/task-%a.err\n", batch) << timeLimit
-        << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
-        << fmt::format("exec {} sweep-task {} \"$SLURM_ARRAY_TASK_ID\"\n", ShellQuote(m_binary),
-                       ShellQuote(batch + "/tasks.json"));
+    WriteTextFile(
+        batch + "/array.sh",
+        "#!/bin/bash\n#SBATCH --job-name=incsim-sweep\n" +
+            fmt::format("#SBATCH --array=0-{}\n", tasks - 1) +
+            fmt::format("#SBATCH --output={}/task-%a.out\n", batch) +
+            fmt::format("#SBATCH --error={}/task-%a.err\n", batch) + timeLimit +
+            "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n" +
+            fmt::format("exec {} sweep-task {} \"$SLURM_ARRAY_TASK_ID\"\n", ShellQuote(m_binary),
+                        ShellQuote(batch + "/tasks.json")));
     std::pair<int, std::string> submitted;
     try
     {
@@ -169,17 +173,17 @@ SlurmBackend::Run(const std::vector<RunJob>& jobs, const LocalBackend::Started& 
     }
     catch (const std::runtime_error&)
     {
-        throw std::runtime_error("cannot run sbatch: is Slurm installed (./tools/setup-debian.sh) "
+        throw ExternalError("cannot run sbatch: is Slurm installed (./tools/setup-debian.sh) "
                                  "and SLURM_CONF set?");
     }
     const auto& [status, output] = submitted;
     if (status != 0)
     {
-        throw std::runtime_error(fmt::format("sbatch failed (status {}): {}", status,
+        throw ExternalError(fmt::format("sbatch failed (status {}): {}", status,
                                              Trim(output)));
     }
     const std::string jobId = Trim(output.substr(0, output.find(';')));
-    std::ofstream(batch + "/jobid") << jobId << '\n';
+    WriteTextFile(batch + "/jobid", jobId + "\n");
     for (const RunJob& job : jobs)
     {
         started(job);
@@ -275,7 +279,7 @@ RunSweepTask(const std::string& incsimBinary, const std::string& tasksFile, size
     const auto& tasks = document.at("tasks");
     if (index >= tasks.size())
     {
-        throw std::runtime_error(fmt::format("{}: no task {}", tasksFile, index));
+        throw ExternalError(fmt::format("{}: no task {}", tasksFile, index));
     }
     std::vector<RunJob> jobs;
     for (const auto& run : tasks[index].at("runs"))
@@ -296,7 +300,7 @@ RunSweepTask(const std::string& incsimBinary, const std::string& tasksFile, size
                 const char* how = end == RunEnd::TimedOut ? "timeout"
                                   : end == RunEnd::Exited ? "exited"
                                                           : "failed";
-                std::ofstream(job.runDir + "/end.json") << nlohmann::json{{"end", how}}.dump();
+                WriteTextFile(job.runDir + "/end.json", nlohmann::json{{"end", how}}.dump());
             }
         });
     return complete ? 0 : 130;

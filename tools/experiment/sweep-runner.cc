@@ -6,11 +6,13 @@
 #include "tools/experiment/slurm-backend.h"
 
 #include "sim/core/diagnostics.h"
+#include "sim/runner/validation.h"
 #include "sim/runner/version.h"
 #include "sim/scenario/scenario.h"
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <cstdio>
@@ -23,24 +25,13 @@ namespace incsim::experiment
 namespace
 {
 
-std::string
-PointText(const Assignment& point, uint32_t repetition)
-{
-    std::string text;
-    for (const auto& [path, value] : point)
-    {
-        text += (text.empty() ? "" : ", ") + path + "=" + value.dump();
-    }
-    return text + (text.empty() ? "" : ", ") + "repetition " + std::to_string(repetition);
-}
-
 /// The runs of the sweep with their scenario hashes, ids and directories.
 std::vector<RunJob>
 PlanJobs(const SweepSpec& sweep, const SweepOptions& options, const std::string& codeVersion)
 {
     const nlohmann::json base = ReadJsonFile(sweep.scenarioPath);
     const std::string baseDir = std::filesystem::path(sweep.scenarioPath).parent_path().string();
-    const std::string versionTag = ScenarioHash(codeVersion).substr(0, 8);
+    const std::string versionTag = TextHash(codeVersion).substr(0, 8);
     std::vector<RunJob> jobs;
     std::map<std::string, size_t> first;  // run id -> index of the run that has it
     for (PlannedRun& planned : ExpandSweep(sweep))
@@ -51,14 +42,22 @@ PlanJobs(const SweepSpec& sweep, const SweepOptions& options, const std::string&
             const Scenario scenario =
                 ParseScenario(base, sweep.scenarioPath, baseDir.empty() ? "." : baseDir,
                               planned.overrides);
-            job.scenarioHash = ScenarioHash(scenario.Resolved());
+            job.scenarioHash = scenario.Identity();
+            if (options.dryRun)
+            {
+                ValidateByAssembly(scenario);
+            }
         }
         catch (const InputError& error)
         {
             throw InputError(sweep.file, "",
                              fmt::format("the run with {} is not a valid scenario: {}",
-                                         PointText(planned.point, planned.repetition),
-                                         error.what()));
+                                         PointText(planned), error.what()));
+        }
+        catch (const ConfigError& error)
+        {
+            throw ConfigError(fmt::format("{}: the run with {} cannot be simulated: {}",
+                                          sweep.file, PointText(planned), error.what()));
         }
         job.runId = job.scenarioHash + "-" + versionTag;
         // Absolute paths: Slurm tasks may start elsewhere.
@@ -77,9 +76,8 @@ PlanJobs(const SweepSpec& sweep, const SweepOptions& options, const std::string&
         {
             throw InputError(sweep.file, "/vary",
                              fmt::format("the runs with {} and with {} are the same scenario",
-                                         PointText(jobs[seen->second].planned.point,
-                                                   jobs[seen->second].planned.repetition),
-                                         PointText(planned.point, planned.repetition)));
+                                         PointText(jobs[seen->second].planned),
+                                         PointText(planned)));
         }
         first.emplace(job.runId, jobs.size());
         job.planned = std::move(planned);
@@ -94,11 +92,12 @@ class EventLog
 {
   public:
     explicit EventLog(const std::string& path)
-        : m_file(std::fopen(path.c_str(), "ae"))
+        : m_path(path),
+          m_file(std::fopen(path.c_str(), "ae"))
     {
         if (!m_file)
         {
-            throw std::runtime_error("cannot write " + path);
+            throw OutputError::FromErrno(path, errno);
         }
     }
     ~EventLog() { std::fclose(m_file); }
@@ -112,11 +111,15 @@ class EventLog
         {
             line["status"] = status;
         }
-        std::fputs((line.dump() + "\n").c_str(), m_file);
-        std::fflush(m_file);
+        errno = 0;
+        if (std::fputs((line.dump() + "\n").c_str(), m_file) < 0 || std::fflush(m_file) != 0)
+        {
+            throw OutputError::FromErrno(m_path, errno);
+        }
     }
 
   private:
+    std::string m_path;
     std::FILE* m_file;
 };
 
@@ -140,6 +143,7 @@ SweepReport
 RunSweep(const SweepSpec& sweep, const SweepOptions& options)
 {
     const std::string codeVersion = CodeVersion();
+    RequireFreshP4Build(CompiledSwitchPrograms(), options.sourceDir);
     std::vector<RunJob> jobs = PlanJobs(sweep, options, codeVersion);
     if (options.dryRun)
     {

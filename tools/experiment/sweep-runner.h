@@ -19,6 +19,9 @@ struct SweepOptions
     std::string incsimBinary;  // the binary that runs each run (this one)
     bool progress = false;  // a live progress line on stderr
     bool dryRun = false;  // expand and check every run's scenario; run nothing
+    /// The source tree incsim was built from: a sweep refuses to start when a P4 program there
+    /// changed after the build (empty: not checked).
+    std::string sourceDir;
 };
 
 struct SweepReport

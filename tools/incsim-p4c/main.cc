@@ -2,6 +2,7 @@
 // cmake/P4Programs.cmake); `incsim p4 compile` is the same compiler for people.
 //
 //   incsim-p4c PROGRAM.p4 --name NAME --out-dir DIR [--depfile FILE] [--source-name PATH]
+//              [--source-root DIR]
 //
 // Writes DIR/NAME.h and DIR/NAME.cc (only when their contents change, so an edit that does not
 // change the generated code rebuilds nothing) and a Make-style depfile listing the includes.
@@ -62,16 +63,19 @@ main(int argc, char** argv)
     std::string outDir;
     std::string depfile;
     std::string sourceName;
+    std::string sourceRoot;
     app.add_option("program", program, "P4 source file")->required();
     app.add_option("--name", name, "Program name (a C++ identifier)")->required();
     app.add_option("--out-dir", outDir, "Directory for NAME.h and NAME.cc")->required();
     app.add_option("--depfile", depfile, "Write a Make-style depfile here");
     app.add_option("--source-name", sourceName, "Source path recorded in the program's info");
+    app.add_option("--source-root", sourceRoot,
+                   "Record the program's source files relative to this directory");
     CLI11_PARSE(app, argc, argv);
 
     incsim::p4::Diagnostics diags;
     incsim::p4::CompileResult result =
-        incsim::p4::CompileProgram(program, diags, {name, sourceName});
+        incsim::p4::CompileProgram(program, diags, {name, sourceName, {}, sourceRoot});
     std::cerr << diags.Render();
     if (!result.code)
     {

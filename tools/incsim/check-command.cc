@@ -1,4 +1,5 @@
 #include "tools/incsim/commands.h"
+#include "tools/incsim/exit-codes.h"
 
 #include "sim/core/diagnostics.h"
 #include "sim/runner/protocol.h"
@@ -42,7 +43,7 @@ AddCheckCommand(CLI::App& app)
         }
         if (!report.Ok())
         {
-            throw ExitStatus{1};
+            throw ExitStatus{kExitVerdict};
         }
     });
 }

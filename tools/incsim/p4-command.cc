@@ -6,6 +6,8 @@
 #include "p4/compiler/frontend.h"
 #include "p4/runtime/error.h"
 #include "p4/runtime/v1model-switch.h"
+#include "sim/core/diagnostics.h"
+#include "sim/core/output-file.h"
 
 #include <SwitchPrograms.h>
 #include <TestPrograms.h>
@@ -20,13 +22,6 @@ namespace incsim::cli
 
 namespace
 {
-
-/// Compiler failures exit with status 1 after printing every diagnostic, like a compiler.
-class P4Failure : public std::runtime_error
-{
-  public:
-    using std::runtime_error::runtime_error;
-};
 
 /// The compiled-in program generated from `path`: matched by source file, then checked to be
 /// what compiling `path` now gives (so a stale build is an error, not a wrong test result).
@@ -55,11 +50,11 @@ CompiledProgram(const std::string& path)
         if (!now.code)
         {
             std::cerr << diags.Render();
-            throw P4Failure(fmt::format("{}: {} error(s)", path, diags.ErrorCount()));
+            throw LocatedInputError(fmt::format("{}: {} error(s)", path, diags.ErrorCount()));
         }
         if (now.code->codeHash != program.info.codeHash)
         {
-            throw P4Failure(fmt::format("{} has changed since incsim was built; rebuild it "
+            throw StaleBuildError(fmt::format("{} has changed since incsim was built; rebuild it "
                                         "(cmake --build build) to test the new version",
                                         path));
         }
@@ -70,7 +65,7 @@ CompiledProgram(const std::string& path)
     {
         known += "\n  " + program.info.source;
     }
-    throw P4Failure(fmt::format("{} is not compiled into incsim. Programs are compiled at build "
+    throw LocatedInputError(fmt::format("{} is not compiled into incsim. Programs are compiled at build "
                                 "time from p4/*.p4 and tests/p4/programs/*.p4; these are:{}",
                                 path, known));
 }
@@ -116,7 +111,8 @@ AddP4Command(CLI::App& app)
         std::cerr << diags.Render();
         if (diags.HasErrors())
         {
-            throw P4Failure(fmt::format("{}: {} error(s)", args->program, diags.ErrorCount()));
+            throw LocatedInputError(
+                fmt::format("{}: {} error(s)", args->program, diags.ErrorCount()));
         }
     });
 
@@ -134,7 +130,7 @@ AddP4Command(CLI::App& app)
         std::cerr << diags.Render();
         if (diags.HasErrors())
         {
-            throw P4Failure(fmt::format("{}: {} error(s)", *checked, diags.ErrorCount()));
+            throw LocatedInputError(fmt::format("{}: {} error(s)", *checked, diags.ErrorCount()));
         }
         fmt::print("{}: ok\n", *checked);
     });
@@ -156,8 +152,8 @@ AddP4Command(CLI::App& app)
         std::cerr << diags.Render();
         if (!result.code)
         {
-            throw P4Failure(fmt::format("{}: {} error(s)", compileArgs->program,
-                                        diags.ErrorCount()));
+            throw LocatedInputError(fmt::format("{}: {} error(s)", compileArgs->program,
+                                                diags.ErrorCount()));
         }
         if (compileArgs->outDir.empty())
         {
@@ -165,9 +161,14 @@ AddP4Command(CLI::App& app)
             return;
         }
         const std::string name = p4::ProgramNameForPath(compileArgs->program);
-        std::filesystem::create_directories(compileArgs->outDir);
-        std::ofstream(compileArgs->outDir + "/" + name + ".h") << result.code->header;
-        std::ofstream(compileArgs->outDir + "/" + name + ".cc") << result.code->source;
+        std::error_code error;
+        std::filesystem::create_directories(compileArgs->outDir, error);
+        if (error)
+        {
+            throw OutputError(compileArgs->outDir, error.message());
+        }
+        WriteTextFile(compileArgs->outDir + "/" + name + ".h", result.code->header);
+        WriteTextFile(compileArgs->outDir + "/" + name + ".cc", result.code->source);
         fmt::print("wrote {0}/{1}.h and {0}/{1}.cc\n", compileArgs->outDir, name);
     });
 
@@ -193,7 +194,7 @@ AddP4Command(CLI::App& app)
             }
             catch (const p4rt::Error& error)
             {
-                throw P4Failure(error.what());
+                throw LocatedInputError(error.what());
             }
             p4rt::V1SwitchTarget target(program.create());
             const p4rt::StfResult result = p4rt::RunStf(script, target);
@@ -210,7 +211,7 @@ AddP4Command(CLI::App& app)
         }
         if (failed > 0)
         {
-            throw P4Failure(fmt::format("{} of {} STF script(s) failed", failed,
+            throw VerdictFailure(fmt::format("{} of {} STF script(s) failed", failed,
                                         testArgs->scripts.size()));
         }
     });

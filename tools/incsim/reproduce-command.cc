@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include "sim/core/diagnostics.h"
+#include "sim/core/output-file.h"
 #include "sim/scenario/scenario.h"
 #include "tools/experiment/process.h"
 #include "tools/experiment/sweep-runner.h"
@@ -98,14 +99,17 @@ AddReproduceCommand(CLI::App& app)
             {
                 known += (known.empty() ? "" : ", ") + figure.name;
             }
-            throw std::runtime_error(fmt::format("no figure '{}' (known: {})", args->figure,
-                                                 known));
+            throw UsageError(fmt::format("no figure '{}' (known: {})", args->figure, known));
         }
+        // The figures' directory, before any run: a figure that cannot be written is known now,
+        // not after its sweep.
+        RequireWritableDirectory(args->outDir);
         // Sweep and script paths in the registry are relative to the source tree.
         const std::string root =
             std::filesystem::path(registry).parent_path().parent_path().string();
         experiment::SweepOptions options = args->options;
         options.incsimBinary = experiment::SelfExecutable();
+        options.sourceDir = INCSIM_SOURCE_DIR;
         options.progress = ShowProgress("auto");
         const experiment::SweepSpec sweep = experiment::LoadSweep(root + "/" + found->sweep);
         const experiment::SweepReport report = experiment::RunSweep(sweep, options);
@@ -125,7 +129,7 @@ AddReproduceCommand(CLI::App& app)
                                                    args->outDir});
         if (status != 0)
         {
-            throw std::runtime_error(fmt::format("{} exited with status {}", found->script,
+            throw ExternalError(fmt::format("{} exited with status {}", found->script,
                                                  status));
         }
     });

@@ -2,6 +2,8 @@
 
 #include "tools/experiment/results-db.h"
 
+#include "sim/core/diagnostics.h"
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -56,6 +58,59 @@ DeclaredColumns(const experiment::ResultsDb& db, const std::string& sweep)
     return {parameters, metrics};
 }
 
+/// Throws UsageError unless `name` is among the values `sql` lists, naming some that are.
+void
+RequireKnown(const experiment::ResultsDb& db, const std::string& noun, const std::string& name,
+             const std::string& sql)
+{
+    const auto rows = db.Query(sql);
+    std::vector<std::string> known;
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        if (rows[i][0] == name)
+        {
+            return;
+        }
+        known.push_back(rows[i][0]);
+    }
+    constexpr size_t kShown = 12;
+    std::string list;
+    for (size_t i = 0; i < std::min(known.size(), kShown); ++i)
+    {
+        list += (list.empty() ? "" : ", ") + known[i];
+    }
+    if (known.size() > kShown)
+    {
+        list += fmt::format(", and {} more", known.size() - kShown);
+    }
+    throw UsageError(fmt::format("--{}: no {} \"{}\" in {} (known: {})", noun, noun, name,
+                                 db.Path(), known.empty() ? std::string("none") : list));
+}
+
+/// The failed runs' errors under the table: which run, which point, and why.
+void
+PrintFailures(const experiment::ResultsDb& db, const std::string& where)
+{
+    const auto rows = db.Query("SELECT r.run_id, r.status, r.error FROM runs r" + where +
+                               (where.empty() ? " WHERE " : " AND ") +
+                               "r.status != 'ok' ORDER BY r.run_id");
+    for (size_t i = 1; i < rows.size(); ++i)
+    {
+        fmt::print("\n{} ({}):\n", rows[i][0], rows[i][1]);
+        std::string error = rows[i][2];
+        while (!error.empty() && error.back() == '\n')
+        {
+            error.pop_back();
+        }
+        for (size_t start = 0; start <= error.size();)
+        {
+            const size_t end = std::min(error.find('\n', start), error.size());
+            fmt::print("  {}\n", error.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+}
+
 } // namespace
 
 void
@@ -80,14 +135,19 @@ AddResultsCommand(CLI::App& app)
                         "Metric columns to show (default: the sweeps' declared metrics)");
     results->add_flag("--csv", args->csv, "Write CSV to stdout");
     results->callback([args] {
-        if (!std::filesystem::exists(args->database))
+        experiment::ResultsDb db(args->database, experiment::ResultsDb::Access::ReadOnly);
+        if (!args->sweep.empty())
         {
-            throw std::runtime_error(args->database + ": no such results database");
+            RequireKnown(db, "sweep", args->sweep, "SELECT name FROM sweeps ORDER BY name");
         }
-        experiment::ResultsDb db(args->database);
         auto [parameters, metrics] = DeclaredColumns(db, args->sweep);
         if (!args->metrics.empty())
         {
+            for (const std::string& metric : args->metrics)
+            {
+                RequireKnown(db, "metric", metric,
+                             "SELECT DISTINCT name FROM metrics ORDER BY name");
+            }
             metrics = args->metrics;
         }
         std::string sql = "SELECT r.sweep, r.run_id";
@@ -112,17 +172,31 @@ AddResultsCommand(CLI::App& app)
         {
             conditions.push_back("(" + args->where + ")");
         }
+        std::string where;
         for (size_t i = 0; i < conditions.size(); ++i)
         {
-            sql += (i == 0 ? " WHERE " : " AND ") + conditions[i];
+            where += (i == 0 ? " WHERE " : " AND ") + conditions[i];
         }
+        sql += where;
         sql += " ORDER BY r.sweep";
         for (const std::string& parameter : parameters)
         {
             sql += ", r." + experiment::QuoteIdentifier(parameter);
         }
         sql += ", r.repetition";
-        const auto rows = db.Query(sql);
+        std::vector<std::vector<std::string>> rows;
+        try
+        {
+            rows = db.Query(sql);
+        }
+        catch (const ExternalError& error)
+        {
+            if (args->where.empty())
+            {
+                throw;
+            }
+            throw UsageError(fmt::format("--where \"{}\": {}", args->where, error.what()));
+        }
         if (args->csv)
         {
             for (const auto& row : rows)
@@ -158,6 +232,7 @@ AddResultsCommand(CLI::App& app)
             fmt::print("{}\n", line);
         }
         fmt::print("({} runs)\n", rows.size() - 1);
+        PrintFailures(db, where);
     });
 }
 

@@ -17,7 +17,7 @@ struct RunArgs
 {
     std::string scenario;
     std::vector<std::string> overrides;
-    std::optional<uint64_t> seed;
+    std::string seed;
     std::string out;
     std::string progress;
 };
@@ -70,6 +70,18 @@ PrintSummary(const RunSummary& summary)
 
 } // namespace
 
+uint64_t
+ParseSeed(const std::string& text)
+{
+    const bool digits = !text.empty() && text.size() <= 19 &&
+                        text.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoull(text) > static_cast<uint64_t>(INT64_MAX))
+    {
+        throw UsageError("--seed: expected an integer from 0 to 2^63-1, got \"" + text + "\"");
+    }
+    return std::stoull(text);
+}
+
 void
 AddRunCommand(CLI::App& app)
 {
@@ -78,19 +90,20 @@ AddRunCommand(CLI::App& app)
     run->add_option("scenario", args->scenario, "Scenario JSON file")->required();
     run->add_option("--set", args->overrides, "Override a scenario value: path=value")
         ->type_name("PATH=VALUE");
-    run->add_option("--seed", args->seed, "Random seed (overrides /seed)");
+    run->add_option("--seed", args->seed, "Random seed (overrides /seed): 0 to 2^63-1");
     run->add_option("--out", args->out, "Run directory (default runs/<scenario>-seed<N>)");
     run->add_option("--progress", args->progress, "auto, always or never (overrides the scenario)")
         ->check(CLI::IsMember({"auto", "always", "never"}));
     run->callback([args] {
         std::vector<std::string> overrides = args->overrides;
-        if (args->seed)
+        if (!args->seed.empty())
         {
-            overrides.push_back("seed=" + std::to_string(*args->seed));
+            overrides.push_back("seed=" + std::to_string(ParseSeed(args->seed)));
         }
         Scenario scenario = LoadScenario(args->scenario, overrides);
         RunOptions options;
         options.outDir = args->out.empty() ? DefaultRunDir(scenario) : args->out;
+        options.sourceDir = INCSIM_SOURCE_DIR;
         if (!args->progress.empty())
         {
             options.progress = ParseProgressMode(args->progress);

@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "exit-codes.h"
 
 #include "tools/experiment/process.h"
 #include "tools/experiment/slurm-backend.h"
@@ -24,7 +25,8 @@ void
 AddSweepRunOptions(CLI::App& command, experiment::SweepOptions& options)
 {
     command.add_option("--db", options.database, "Results database (SQLite)");
-    command.add_option("--jobs,-j", options.jobs, "Runs at once (default: one per core)");
+    command.add_option("--jobs,-j", options.jobs, "Runs at once (default: one per core)")
+        ->check(CLI::Range(1u, 4096u));
     command.add_option("--backend", options.backend, "local or slurm")
         ->check(CLI::IsMember({"local", "slurm"}));
 }
@@ -34,11 +36,11 @@ ThrowIfIncomplete(const experiment::SweepReport& report)
 {
     if (report.interrupted)
     {
-        throw ExitStatus{130};
+        throw ExitStatus{kExitInterrupted};
     }
     if (report.failed > 0)
     {
-        throw ExitStatus{static_cast<int>(std::min<size_t>(report.failed, 100))};
+        throw ExitStatus{kExitRunsFailed};
     }
 }
 
@@ -65,6 +67,7 @@ AddSweepCommand(CLI::App& app)
         const experiment::SweepSpec spec = experiment::LoadSweep(args->file);
         experiment::SweepOptions options = args->options;
         options.incsimBinary = experiment::SelfExecutable();
+        options.sourceDir = INCSIM_SOURCE_DIR;
         options.progress = ShowProgress(args->progress);
         const experiment::SweepReport report = experiment::RunSweep(spec, options);
         if (options.dryRun)

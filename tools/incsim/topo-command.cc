@@ -1,12 +1,13 @@
 #include "commands.h"
 
+#include "sim/core/output-file.h"
 #include "sim/core/units.h"
 #include "sim/runner/build-topology.h"
 #include "sim/scenario/scenario.h"
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <sstream>
 #include <iostream>
 
 namespace incsim::cli
@@ -31,35 +32,36 @@ AddTopoCommand(CLI::App& app)
     topo->callback([args] {
         Scenario scenario = LoadScenario(args->scenario, args->overrides);
         Topology topology = BuildTopology(scenario);
-        std::ofstream file;
-        if (!args->out.empty())
-        {
-            file.open(args->out);
-            if (!file)
-            {
-                throw std::runtime_error("cannot write " + args->out);
-            }
-        }
-        std::ostream& out = args->out.empty() ? std::cout : file;
+        std::ostringstream out;
         if (args->dot)
         {
             topology.WriteGraphviz(out);
-            return;
         }
-        out << fmt::format("{} hosts, {} switches, {} links\n",
-                           topology.Hosts().size(),
-                           topology.Switches().size(),
-                           topology.NumLinks());
-        for (uint32_t id = 0; id < topology.NumLinks(); ++id)
+        else
         {
-            const LinkInfo& link = topology.Link(id);
-            out << fmt::format("  {}:{} -- {}:{}  {}  {}\n",
-                               topology.Node(link.a).name,
-                               link.portA,
-                               topology.Node(link.b).name,
-                               link.portB,
-                               FormatRate(link.params.rateBps),
-                               FormatDuration(link.params.delayNs));
+            out << fmt::format("{} hosts, {} switches, {} links\n",
+                               topology.Hosts().size(),
+                               topology.Switches().size(),
+                               topology.NumLinks());
+            for (uint32_t id = 0; id < topology.NumLinks(); ++id)
+            {
+                const LinkInfo& link = topology.Link(id);
+                out << fmt::format("  {}:{} -- {}:{}  {}  {}\n",
+                                   topology.Node(link.a).name,
+                                   link.portA,
+                                   topology.Node(link.b).name,
+                                   link.portB,
+                                   FormatRate(link.params.rateBps),
+                                   FormatDuration(link.params.delayNs));
+            }
+        }
+        if (args->out.empty())
+        {
+            std::cout << out.str();
+        }
+        else
+        {
+            WriteTextFile(args->out, out.str());
         }
     });
 }

@@ -1,38 +1,12 @@
 #include "commands.h"
 
-#include "sim/runner/simulation.h"
-#include "sim/runner/world.h"
+#include "sim/runner/validation.h"
 #include "sim/scenario/scenario.h"
 
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <unistd.h>
-
 namespace incsim::cli
 {
-
-namespace
-{
-
-/// A scratch run directory for trace files a protocol opens while it is installed.
-class ScratchDir
-{
-  public:
-    ScratchDir()
-        : m_path(std::filesystem::temp_directory_path() /
-                 fmt::format("incsim-validate-{}", ::getpid()))
-    {
-        std::filesystem::create_directories(m_path);
-    }
-    ~ScratchDir() { std::filesystem::remove_all(m_path); }
-    std::string Path() const { return m_path.string(); }
-
-  private:
-    std::filesystem::path m_path;
-};
-
-} // namespace
 
 void
 AddValidateCommand(CLI::App& app)
@@ -47,14 +21,9 @@ AddValidateCommand(CLI::App& app)
     validate->add_option("--set", *overrides, "Override a scenario value: path=value");
     validate->callback([file, overrides] {
         Scenario scenario = LoadScenario(*file, *overrides);
-        ScratchDir scratch;
-        Simulation simulation(scenario, scratch.Path());
-        const Topology& topology = simulation.GetWorld().GetTopology();
-        fmt::print("{}: ok ({} hosts, {} switches, {} links)\n",
-                   scenario.File(),
-                   topology.Hosts().size(),
-                   topology.Switches().size(),
-                   topology.NumLinks());
+        const ValidationSummary summary = ValidateByAssembly(scenario);
+        fmt::print("{}: ok ({} hosts, {} switches, {} links)\n", scenario.File(), summary.hosts,
+                   summary.switches, summary.links);
     });
 }
 
