@@ -84,10 +84,13 @@ OnePipeProtocol::ParamsSpec()
                "1Pipe processes on every host", 1)
         .Field("clock", Spec::Enum({"physical", "logical"}),
                "timestamps from the host clock (/clocks), or a logical clock whose speed "
-               "follows receivers' feedback with no synchronisation",
+               "follows receivers' feedback with no synchronisation; either reads at least "
+               "every barrier its host received",
                "physical")
         .Field("clock_gain", Spec::Number().Min(0).Max(1),
-               "logical clock: rate change per ns of feedback", 1e-5)
+               "logical clock: after feedback delta (ns) the clock runs at 1 - clock_gain x "
+               "delta times its oscillator for 1 / clock_gain ns",
+               1e-5)
         .Field("ack_timeout", Spec::Duration().Min(1),
                "a message with no ACK after this is reported to the send-failure callback",
                "200us")
