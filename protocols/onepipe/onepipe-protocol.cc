@@ -15,6 +15,8 @@
 #include "sim/switch/switch-device.h"
 #include "sim/trace/trace-outputs.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -190,6 +192,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_world = &world;
     const Scenario& scenario = world.GetScenario();
     const std::string& ordering = params.String("ordering");
+    m_ordering = ordering;
     m_config.ordered = ordering == "total";
     std::optional<Baseline> baseline;
     if (ordering == "sequencer-switch")
@@ -356,8 +359,17 @@ void
 OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
 {
     const size_t processes = m_baselines ? m_baselines->NumProcesses() : m_processes.size();
+    // Throughput counts what applications received (after their receive CPU cost), over the
+    // time the workload was sending; see docs/traces.md.
     const double activeSeconds = m_activePs / 1e12;
     const double throughput = activeSeconds > 0 ? m_stats.messagesDelivered / activeSeconds : 0.0;
+    if (m_stats.messagesDelivered == 0 && m_stats.messagesOffered > 0)
+    {
+        spdlog::warn("onepipe, ordering {}: no message reached an application in the run "
+                     "({} offered, {} sent): its throughput and latency are 0 for want of "
+                     "deliveries, not measured",
+                     m_ordering, m_stats.messagesOffered, m_stats.messagesSent);
+    }
 
     // Beacon overhead: beacon bits over capacity, per direction of every link that carries
     // beacons (switch ports from onepipe.p4's counter, host uplinks from the hosts).
@@ -407,6 +419,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
 
     metrics = {
         {"processes", processes},
+        {"messages_offered", m_stats.messagesOffered},
         {"messages_sent", m_stats.messagesSent},
         {"messages_delivered", m_stats.messagesDelivered},
         {"packets_sent", m_stats.packetsSent},

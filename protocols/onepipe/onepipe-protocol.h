@@ -12,6 +12,7 @@
 #include <ns3/ptr.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace incsim
@@ -56,6 +57,7 @@ class OnePipeProtocol : public Protocol
                               const std::vector<uint32_t>& upPorts);
 
     HostConfig m_config;
+    std::string m_ordering;
     Incarnation m_incarnation = Incarnation::Chip;
     bool m_aggregate = true;
     int64_t m_portTimeoutIntervals = 10;
