@@ -173,6 +173,9 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
         (representative ? representativeCostNs
                         : world.GetScenario().Section("switch").DurationNs("cpu_service_time")) *
         kPsPerNs;
+    // The CPU port serves one beacon per broadcast delay: the switch CPU's service time, or
+    // the representative's cost per beacon.
+    m_beaconServicePs = config.broadcastDelayPs;
     for (const auto& device : world.Switches())
     {
         if (representative)
@@ -184,6 +187,62 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
         m_processors.push_back(std::make_unique<BeaconProcessor>(*device, config));
         m_processors.back()->Start();
     }
+    WarnIfBeaconProcessorsOverloaded(params.String("incarnation"));
+}
+
+void
+OnePipeProtocol::WarnIfBeaconProcessorsOverloaded(const std::string& incarnation) const
+{
+    // Every neighbour sends a port at least one beacon per interval, so a processor serving
+    // one beacon at a time needs ports x service time <= interval to keep up; beyond that its
+    // queue, and with it the barrier's lag and every delivery's latency, grows without bound.
+    const int64_t intervalPs = m_config.beaconIntervalNs * kPsPerNs;
+    const BeaconProcessor* worst = nullptr;
+    uint32_t overloaded = 0;
+    for (const auto& processor : m_processors)
+    {
+        const int64_t demandPs = processor->NumPorts() * m_beaconServicePs;
+        if (demandPs > intervalPs)
+        {
+            ++overloaded;
+            if (worst == nullptr || processor->NumPorts() > worst->NumPorts())
+            {
+                worst = processor.get();
+            }
+        }
+    }
+    if (worst == nullptr)
+    {
+        return;
+    }
+    const double needPerUs = worst->NumPorts() * 1e6 / static_cast<double>(intervalPs);
+    const double servePerUs = 1e6 / static_cast<double>(m_beaconServicePs);
+    spdlog::warn("1Pipe {}: the beacon processor of switch {} needs at least {:.2f} beacons/us "
+                 "(one per port per {} ns beacon interval, {} ports) and can serve {:.2f}/us "
+                 "({} ns each): overloaded by {:.1f}x{}, so barriers and delivery latency "
+                 "grow without bound; lower its service time or raise "
+                 "/protocol/params/beacon_interval",
+                 incarnation, worst->Device().Name(), needPerUs, m_config.beaconIntervalNs,
+                 worst->NumPorts(), servePerUs, m_beaconServicePs / kPsPerNs,
+                 needPerUs / servePerUs,
+                 overloaded > 1 ? fmt::format(" ({} switches overloaded)", overloaded) : "");
+}
+
+OnePipeProtocol::ProcessorLoad
+OnePipeProtocol::BusiestBeaconProcessor() const
+{
+    ProcessorLoad busiest;
+    for (const auto& processor : m_processors)
+    {
+        const double busyPs = static_cast<double>(processor->Device().GetCounters().toCpu) *
+                              static_cast<double>(m_beaconServicePs);
+        const double load = busyPs / static_cast<double>(m_durationPs);
+        if (load > busiest.load)
+        {
+            busiest = {load, processor.get()};
+        }
+    }
+    return busiest;
 }
 
 void
@@ -370,6 +429,13 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
                      "deliveries, not measured",
                      m_ordering, m_stats.messagesOffered, m_stats.messagesSent);
     }
+    const ProcessorLoad busiest = BusiestBeaconProcessor();
+    if (busiest.load > 1)
+    {
+        spdlog::warn("1Pipe: the beacon processor of switch {} was offered {:.2f}x the beacons "
+                     "it can serve in the run",
+                     busiest.processor->Device().Name(), busiest.load);
+    }
 
     // Beacon overhead: beacon bits over capacity, per direction of every link that carries
     // beacons (switch ports from onepipe.p4's counter, host uplinks from the hosts).
@@ -440,7 +506,8 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"host_beacons", m_stats.hostBeacons},
         {"switch_beacons", switchBeacons},
         {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},
-        {"beacon_overhead_max", overheadMax}};
+        {"beacon_overhead_max", overheadMax},
+        {"beacon_processor_load_max", busiest.load}};
     AddLatencyMetrics(metrics, m_stats.latenciesPs, {5, 50, 95, 99});
 }
 

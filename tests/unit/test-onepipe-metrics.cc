@@ -1,6 +1,7 @@
 // 1Pipe's metrics: one definition of sent and delivered messages for every ordering (what the
-// traces hold: a delivery is the application receiving the message, after its CPU cost), and
-// runs with no delivery at all say so.
+// traces hold: a delivery is the application receiving the message, after its CPU cost), runs
+// with no delivery at all say so, and an off-chip beacon processor that cannot keep up is
+// reported with its load.
 
 #include "onepipe-test-support.h"
 #include "test-support.h"
@@ -91,4 +92,49 @@ TEST_CASE("A run in which no message reaches an application says so", "[onepipe]
                   "onepipe, ordering {}: no message reached an application", ordering)) !=
               std::string::npos);
     }
+}
+
+TEST_CASE("An off-chip beacon processor that cannot keep up is reported with its load",
+          "[onepipe][metrics][incarnation]")
+{
+    InitIncsim();
+    const std::string idle = R"("pattern": "unicast", "interval": "50us")";
+    // The default switch CPU (2 us per beacon) on a k=4 fat-tree: 4 ports send it 4 beacons
+    // per 3 us interval, 1.33/us, and it serves 0.5/us.
+    {
+        CapturedWarnings warnings;
+        TempDir dir;
+        RunSummary run =
+            RunIn(dir, OnePipeScenario(kFatTree4, R"("incarnation": "switch-cpu")", idle));
+        INFO(warnings.Text());
+        CHECK(warnings.Text().find("1Pipe switch-cpu: the beacon processor of switch") !=
+              std::string::npos);
+        CHECK(warnings.Text().find("needs at least 1.33 beacons/us (one per port per 3000 ns "
+                                   "beacon interval, 4 ports) and can serve 0.50/us (2000 ns "
+                                   "each): overloaded by 2.7x (20 switches overloaded)") !=
+              std::string::npos);
+        CHECK(warnings.Text().find("1Pipe: the beacon processor of switch") !=
+              std::string::npos);
+        CHECK(warnings.Text().find("the beacons it can serve in the run") != std::string::npos);
+        CHECK(OnePipeMetric(run, "beacon_processor_load_max") > 2);
+    }
+    // 300 ns per beacon (the paper's switch CPU, Fig. 13a), and the host representative's
+    // 100 ns, keep up: no warning, and the measured load stays below 1.
+    for (const char* incarnation : {"switch-cpu", "host-representative"})
+    {
+        CapturedWarnings warnings;
+        TempDir dir;
+        RunSummary run = RunIn(
+            dir,
+            OnePipeScenario(kFatTree4, fmt::format(R"("incarnation": "{}")", incarnation), idle),
+            {"switch.cpu_service_time=300ns"});
+        INFO(incarnation << ": " << warnings.Text());
+        CHECK(warnings.Text().empty());
+        CHECK(OnePipeMetric(run, "beacon_processor_load_max") > 0.1);
+        CHECK(OnePipeMetric(run, "beacon_processor_load_max") < 0.7);
+    }
+    // The chip aggregates in its pipeline: no processor, no load.
+    TempDir dir;
+    RunSummary chip = RunIn(dir, OnePipeScenario(kFatTree4, "", idle));
+    CHECK(OnePipeMetric(chip, "beacon_processor_load_max") == 0);
 }
