@@ -115,7 +115,10 @@ OnePipeHost::ObserveBarrier(uint64_t barrier)
     m_barrier = barrier;
     // Lamport's rule (TimestampClock): the clock passes the barrier before anything below it
     // is delivered.
-    m_clock.AdvanceTo(barrier);
+    if (m_clock.AdvanceTo(barrier))
+    {
+        ++m_stats->clockRaises;
+    }
     for (OnePipeEndpoint* process : m_processes)
     {
         process->DeliverBelow(barrier);

@@ -503,6 +503,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"throughput_per_process_msgs_per_s",
          processes == 0 ? 0.0 : throughput / static_cast<double>(processes)},
         {"goodput_gbps", throughput * m_messageBytes * 8 / 1e9},
+        {"clock_raises", m_stats.clockRaises},
         {"host_beacons", m_stats.hostBeacons},
         {"switch_beacons", switchBeacons},
         {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},

@@ -32,6 +32,8 @@ struct Stats
     uint64_t failuresNic = 0;       ///< the NIC queue was full
     uint64_t acksSent = 0;
     uint64_t hostBeacons = 0;
+    /// A host's clock was behind a barrier it received and jumped to it (Lamport's rule).
+    uint64_t clockRaises = 0;
     std::vector<int64_t> latenciesPs;
     /// True send time (ps) of each process's messages, by sequence number.
     std::vector<std::vector<int64_t>> sendPs;

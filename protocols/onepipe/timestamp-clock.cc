@@ -57,12 +57,12 @@ TimestampClock::Now()
     return m_last;
 }
 
-void
+bool
 TimestampClock::AdvanceTo(uint64_t floor)
 {
     if (Now() >= floor)
     {
-        return;
+        return false;
     }
     if (m_logical)
     {
@@ -70,6 +70,7 @@ TimestampClock::AdvanceTo(uint64_t floor)
         m_baseLogicalNs = static_cast<double>(floor);
     }
     m_last = floor;
+    return true;
 }
 
 int64_t

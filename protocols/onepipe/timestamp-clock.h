@@ -38,7 +38,8 @@ class TimestampClock
 
     uint64_t Now();
     /// From now on the clock reads at least `floor` (a logical clock jumps there and runs on).
-    void AdvanceTo(uint64_t floor);
+    /// Returns whether that moved the clock.
+    bool AdvanceTo(uint64_t floor);
     /// Local ns until the clock reads `target` at its current rate (0 if it already does).
     int64_t LocalNsUntil(uint64_t target);
     /// Logical clocks only; ignored by a physical clock.
