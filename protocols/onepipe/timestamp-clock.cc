@@ -76,17 +76,22 @@ TimestampClock::AdvanceTo(uint64_t floor)
 int64_t
 TimestampClock::LocalNsUntil(uint64_t target)
 {
-    const uint64_t now = Now();
-    if (now >= target)
+    if (Now() >= target)
     {
         return 0;
     }
-    const double remaining = static_cast<double>(target - now);
+    const int64_t local = m_clock->NowNs();
+    if (!m_logical)
+    {
+        // A physical clock raised to a barrier stands still until the oscillator catches up.
+        return std::max<int64_t>(1, static_cast<int64_t>(target) - local);
+    }
+    const double remaining = static_cast<double>(target) - LogicalAt(local);
     double localNs = remaining;
-    if (m_logical && m_rate != 1.0)
+    if (m_rate != 1.0)
     {
         // At the slew's rate until it ends, then at the oscillator's.
-        const double slewLeft = static_cast<double>(m_slewEndLocalNs - m_clock->NowNs());
+        const double slewLeft = static_cast<double>(m_slewEndLocalNs - local);
         localNs = remaining <= m_rate * slewLeft ? remaining / m_rate
                                                  : slewLeft + (remaining - m_rate * slewLeft);
     }
