@@ -13,6 +13,7 @@
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace incsim::onepipe
 {
@@ -53,6 +54,54 @@ struct Sent
     uint64_t dst;
     int64_t sendNs;
 };
+
+/// A send or a delivery at one process.
+struct Event
+{
+    int64_t timeNs;
+    uint64_t ts;
+    uint64_t message;
+};
+
+/// Causality across a process's own events (Lamport): whatever a process sends after it
+/// delivered a timestamp must carry a larger one. Sends and deliveries of each process are in
+/// time order; events in the same ns are not ordered by the traces and are not compared.
+void
+CheckSendsAfterDeliveries(const std::unordered_map<uint64_t, std::vector<Event>>& sendsBy,
+                          const std::unordered_map<uint64_t, std::vector<Event>>& deliveriesBy,
+                          CheckFindings& findings)
+{
+    for (const auto& [process, sends] : sendsBy)
+    {
+        auto found = deliveriesBy.find(process);
+        if (found == deliveriesBy.end())
+        {
+            continue;
+        }
+        const std::vector<Event>& deliveries = found->second;
+        size_t next = 0;
+        const Event* highest = nullptr;
+        for (const Event& send : sends)
+        {
+            for (; next < deliveries.size() && deliveries[next].timeNs < send.timeNs; ++next)
+            {
+                if (highest == nullptr || deliveries[next].ts > highest->ts)
+                {
+                    highest = &deliveries[next];
+                }
+            }
+            if (highest != nullptr && send.ts <= highest->ts)
+            {
+                findings.Add("causality",
+                             fmt::format("process {} sent {} with ts {} at {} ns, after it had "
+                                         "delivered {} with ts {} at {} ns",
+                                         process, MessageName(send.message), send.ts,
+                                         send.timeNs, MessageName(highest->message), highest->ts,
+                                         highest->timeNs));
+            }
+        }
+    }
+}
 
 int64_t
 DurationNs(const std::string& file, const std::string& path, const nlohmann::json& value)
@@ -156,23 +205,34 @@ CheckRun(const std::string& runDir)
                                             params.value("ack_timeout", nlohmann::json()));
 
     std::unordered_map<uint64_t, Sent> sent;
+    // Per process, its sends and its deliveries in time order (the traces' order).
+    std::unordered_map<uint64_t, std::vector<Event>> sendsBy;
+    std::unordered_map<uint64_t, std::vector<Event>> deliveriesBy;
     {
         CsvReader csv(runDir + "/onepipe_sends.csv", {"src", "seq", "dst", "ts", "send_ns"});
         const size_t src = csv.Column("src"), seq = csv.Column("seq"), dst = csv.Column("dst"),
                      ts = csv.Column("ts"), sendNs = csv.Column("send_ns");
         while (csv.Next())
         {
-            sent[MessageKey(csv.Uint(src), csv.Uint(seq))] =
-                Sent{csv.Uint(ts), csv.Uint(dst), csv.Int(sendNs)};
+            const uint64_t key = MessageKey(csv.Uint(src), csv.Uint(seq));
+            sent[key] = Sent{csv.Uint(ts), csv.Uint(dst), csv.Int(sendNs)};
+            sendsBy[csv.Uint(src)].push_back(Event{csv.Int(sendNs), csv.Uint(ts), key});
         }
     }
     std::unordered_set<uint64_t> failed;
+    std::unordered_set<uint64_t> naked;
     {
-        CsvReader csv(runDir + "/onepipe_failures.csv", {"src", "seq"});
-        const size_t src = csv.Column("src"), seq = csv.Column("seq");
+        CsvReader csv(runDir + "/onepipe_failures.csv", {"src", "seq", "reason"});
+        const size_t src = csv.Column("src"), seq = csv.Column("seq"),
+                     reason = csv.Column("reason");
         while (csv.Next())
         {
-            failed.insert(MessageKey(csv.Uint(src), csv.Uint(seq)));
+            const uint64_t key = MessageKey(csv.Uint(src), csv.Uint(seq));
+            failed.insert(key);
+            if (csv.Text(reason) == "nak")
+            {
+                naked.insert(key);
+            }
         }
     }
 
@@ -191,16 +251,17 @@ CheckRun(const std::string& runDir)
     uint64_t deliveries = 0;
     {
         CsvReader csv(runDir + "/onepipe_deliveries.csv",
-                      {"dst", "src", "seq", "ts", "dst_clock"});
+                      {"dst", "src", "seq", "ts", "dst_clock", "deliver_ns"});
         const size_t dstCol = csv.Column("dst"), srcCol = csv.Column("src"),
                      seqCol = csv.Column("seq"), tsCol = csv.Column("ts"),
-                     clockCol = csv.Column("dst_clock");
+                     clockCol = csv.Column("dst_clock"), timeCol = csv.Column("deliver_ns");
         while (csv.Next())
         {
             ++deliveries;
             const uint64_t dst = csv.Uint(dstCol), src = csv.Uint(srcCol), seq = csv.Uint(seqCol);
             const uint64_t ts = csv.Uint(tsCol), clock = csv.Uint(clockCol);
             const uint64_t key = MessageKey(src, seq);
+            deliveriesBy[dst].push_back(Event{csv.Int(timeCol), ts, key});
             auto it = sent.find(key);
             if (it == sent.end() || it->second.dst != dst ||
                 (!keysFromSequencer && it->second.ts != ts))
@@ -248,6 +309,11 @@ CheckRun(const std::string& runDir)
         }
     }
 
+    if (clockTimestamps)
+    {
+        CheckSendsAfterDeliveries(sendsBy, deliveriesBy, findings);
+    }
+
     uint64_t stuck = 0;
     if (OrdersHaveCycle(next, indegree, stuck))
     {
@@ -261,24 +327,27 @@ CheckRun(const std::string& runDir)
     uint64_t accountable = 0;
     for (const auto& [key, message] : sent)
     {
-        if (message.sendNs + ackTimeoutNs + kSettleNs > durationNs)
+        const bool counted = message.sendNs + ackTimeoutNs + kSettleNs <= durationNs;
+        accountable += counted ? 1 : 0;
+        if (delivered.count(key))
         {
             continue;
         }
-        ++accountable;
-        if (!delivered.count(key) && !failed.count(key))
+        if (counted && !failed.count(key))
         {
             findings.Add("conservation",
                          fmt::format("{} to process {} (sent at {} ns) was neither delivered nor "
                                      "reported failed",
                                      MessageName(key), message.dst, message.sendNs));
         }
-        else if (lossless && !delivered.count(key))
+        else if (lossless && (naked.count(key) || (counted && failed.count(key))))
         {
+            // A NAK settles the matter whenever it came: the receiver dropped the message.
             findings.Add("completeness",
                          fmt::format("{} to process {} (sent at {} ns) was not delivered though "
-                                     "the network lost nothing: it arrived below a barrier",
-                                     MessageName(key), message.dst, message.sendNs));
+                                     "the network lost nothing: it arrived below a barrier{}",
+                                     MessageName(key), message.dst, message.sendNs,
+                                     naked.count(key) ? " (NAKed)" : ""));
         }
     }
 
@@ -295,12 +364,13 @@ CheckRun(const std::string& runDir)
     pass("total order", "one order agrees with every receiver");
     if (clockTimestamps)
     {
-        pass("causality", "every delivered timestamp is below the receiver's clock");
+        pass("causality", "every delivered timestamp is below the receiver's clock and below "
+                          "every timestamp the receiver sent afterwards");
     }
     if (lossless)
     {
-        pass("completeness", "the network dropped nothing, and every counted message was "
-                             "delivered");
+        pass("completeness", "the network dropped nothing, no message was NAKed, and every "
+                             "counted message was delivered");
     }
     pass("conservation", fmt::format("{} messages delivered or reported failed ({} sent too late "
                                      "to count)",

@@ -16,13 +16,15 @@ namespace incsim::onepipe
 ///   - total order: one global order of scatterings (a sender's messages with one timestamp,
 ///     such as the copies of a broadcast) agrees with every receiver's (the receivers' orders,
 ///     joined, have no cycle), found without comparing timestamps;
-///   - causality: a delivered timestamp is below the receiver's clock at delivery (1Pipe's
-///     timestamps only; the baselines' keys are sequence numbers or Lamport clocks, and a
-///     sequencer's keys are not known to their senders);
+///   - causality: a delivered timestamp is below the receiver's clock at delivery, and below
+///     the timestamp of everything the receiver sends afterwards (1Pipe's timestamps only; the
+///     baselines' keys are sequence numbers or Lamport clocks, and a sequencer's keys are not
+///     known to their senders);
 ///   - conservation: every message sent at least ack_timeout + kSettleNs before the end was
 ///     delivered at its receiver or reported to its sender's send-failure callback;
 ///   - completeness: if metrics.json shows the network dropped nothing, every such message was
-///     delivered (none arrived below a barrier its receiver had: barriers were sound).
+///     delivered, and no message at all was NAKed (none arrived below a barrier its receiver
+///     had: barriers were sound).
 CheckReport CheckRun(const std::string& runDir);
 
 /// Grace after the ACK timeout before a message must be accounted for.

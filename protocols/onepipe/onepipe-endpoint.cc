@@ -85,6 +85,7 @@ OnePipeEndpoint::UnreliableSend(const std::vector<Outgoing>& scattering)
     {
         return;
     }
+    m_stats->messagesOffered += scattering.size();
     const int64_t cost = MessageCostPs() * static_cast<int64_t>(scattering.size());
     if (cost > 0)
     {
@@ -109,7 +110,6 @@ OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
     {
         const uint32_t sequence = m_nextSequence++;
         m_stats->sendPs[m_processId].push_back(apiPs);
-        ++m_stats->messagesSent;
         const uint32_t fragments =
             std::max<uint32_t>(1, (message.bytes + perFragment - 1) / perFragment);
         bool sent = Host().IsUp();
@@ -129,11 +129,7 @@ OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
             sent = SendPacket(message.dst, m_packet.data(), Header::kBytes + MessageHeader::kBytes,
                               Header::kBytes + MessageHeader::kBytes + chunk);
         }
-        if (m_traces.sends)
-        {
-            m_traces.sends->Row(m_processId, sequence, message.dst, ts, message.bytes,
-                                now / kPsPerNs);
-        }
+        LogSend(*m_stats, m_traces, m_processId, sequence, message.dst, ts, message.bytes);
         m_outstanding.push_back(Outstanding{ts, now + config.ackTimeoutPs, message.dst, true});
         if (!sent)
         {
@@ -331,7 +327,6 @@ OnePipeEndpoint::DeliverBelow(uint64_t barrier)
 void
 OnePipeEndpoint::Deliver(const Ready& message)
 {
-    ++m_stats->messagesDelivered;
     auto record = [this, message]() {
         LogDelivery(*m_stats, m_traces, m_processId, message.src, message.sequence, message.ts,
                     m_host->Timestamp());

@@ -55,18 +55,30 @@ OnePipeHost::Start()
 void
 OnePipeHost::ScheduleBeacon()
 {
-    // Synchronized beacons: at the next multiple of the interval on the local clock, so that
-    // every host's round-k beacon carries (about) k * interval.
-    const int64_t interval = m_config.beaconIntervalNs;
-    const int64_t local = static_cast<int64_t>(m_clock.Now());
-    const int64_t next = (local / interval + 1) * interval;
-    m_beaconEvent = ns3::Simulator::Schedule(ns3::NanoSeconds(next - local),
-                                             &OnePipeHost::SendBeacon, this);
+    // Synchronized beacons: at the next multiple of the interval on the timestamp clock, so
+    // that every host's round-k beacon carries (about) k * interval.
+    const uint64_t interval = static_cast<uint64_t>(m_config.beaconIntervalNs);
+    m_nextBeaconTs = (m_clock.Now() / interval + 1) * interval;
+    WaitForBeaconTime();
+}
+
+void
+OnePipeHost::WaitForBeaconTime()
+{
+    m_beaconEvent = ns3::Simulator::Schedule(
+        ns3::NanoSeconds(m_clock.LocalNsUntil(m_nextBeaconTs)), &OnePipeHost::SendBeacon, this);
 }
 
 void
 OnePipeHost::SendBeacon()
 {
+    // A logical clock whose rate fell since the wait began (or an oscillator running slow)
+    // has not reached the round yet: wait for it rather than send a beacon of an old round.
+    if (m_clock.Now() < m_nextBeaconTs)
+    {
+        WaitForBeaconTime();
+        return;
+    }
     if (m_host->IsUp())
     {
         Header header;
@@ -101,6 +113,12 @@ OnePipeHost::ObserveBarrier(uint64_t barrier)
         return;
     }
     m_barrier = barrier;
+    // Lamport's rule (TimestampClock): the clock passes the barrier before anything below it
+    // is delivered.
+    if (m_clock.AdvanceTo(barrier))
+    {
+        ++m_stats->clockRaises;
+    }
     for (OnePipeEndpoint* process : m_processes)
     {
         process->DeliverBelow(barrier);

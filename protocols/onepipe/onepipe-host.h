@@ -42,11 +42,12 @@ struct HostConfig
 
 /// The 1Pipe library's per-host part (lib1pipe's polling thread): the host's timestamp clock,
 /// its barrier (from the packets and beacons its NIC receives), and a beacon on its uplink at
-/// every synchronized time (multiples of the interval on the local clock). A host beacons even
-/// when it has just sent data: packets sent before the tick carry older barriers, so without
-/// the tick's beacon the network's barrier would wait a whole interval for this host. (Switch
-/// ports skip beacons whose barrier has not advanced; a host's always has.) The host's processes (OnePipeEndpoint) share it: when the barrier
-/// advances, each delivers what it holds below it.
+/// every synchronized time (multiples of the interval on the timestamp clock, physical or
+/// logical). A host beacons even when it has just sent data: packets sent before the tick
+/// carry older barriers, so without the tick's beacon the network's barrier would wait a whole
+/// interval for this host. (Switch ports skip beacons whose barrier has not advanced; a host's
+/// always has.) The host's processes (OnePipeEndpoint) share it: when the barrier advances,
+/// the clock is raised to it and each process delivers what it holds below it.
 class OnePipeHost : public ns3::Object
 {
   public:
@@ -74,6 +75,7 @@ class OnePipeHost : public ns3::Object
   private:
     void DoDispose() override;
     void ScheduleBeacon();
+    void WaitForBeaconTime();
     void SendBeacon();
     void ReceiveBeacon(const Frame& frame);
 
@@ -83,6 +85,7 @@ class OnePipeHost : public ns3::Object
     TimestampClock m_clock;
     uint64_t m_barrier = 0;
     uint64_t m_beaconsSent = 0;
+    uint64_t m_nextBeaconTs = 0; ///< the round time of the next beacon, on the timestamp clock
     std::vector<OnePipeEndpoint*> m_processes;
     ns3::EventId m_beaconEvent;
 };

@@ -15,6 +15,8 @@
 #include "sim/switch/switch-device.h"
 #include "sim/trace/trace-outputs.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -84,10 +86,13 @@ OnePipeProtocol::ParamsSpec()
                "1Pipe processes on every host", 1)
         .Field("clock", Spec::Enum({"physical", "logical"}),
                "timestamps from the host clock (/clocks), or a logical clock whose speed "
-               "follows receivers' feedback with no synchronisation",
+               "follows receivers' feedback with no synchronisation; either reads at least "
+               "every barrier its host received",
                "physical")
         .Field("clock_gain", Spec::Number().Min(0).Max(1),
-               "logical clock: rate change per ns of feedback", 1e-5)
+               "logical clock: after feedback delta (ns) the clock runs at 1 - clock_gain x "
+               "delta times its oscillator for 1 / clock_gain ns",
+               1e-5)
         .Field("ack_timeout", Spec::Duration().Min(1),
                "a message with no ACK after this is reported to the send-failure callback",
                "200us")
@@ -168,6 +173,9 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
         (representative ? representativeCostNs
                         : world.GetScenario().Section("switch").DurationNs("cpu_service_time")) *
         kPsPerNs;
+    // The CPU port serves one beacon per broadcast delay: the switch CPU's service time, or
+    // the representative's cost per beacon.
+    m_beaconServicePs = config.broadcastDelayPs;
     for (const auto& device : world.Switches())
     {
         if (representative)
@@ -179,6 +187,62 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
         m_processors.push_back(std::make_unique<BeaconProcessor>(*device, config));
         m_processors.back()->Start();
     }
+    WarnIfBeaconProcessorsOverloaded(params.String("incarnation"));
+}
+
+void
+OnePipeProtocol::WarnIfBeaconProcessorsOverloaded(const std::string& incarnation) const
+{
+    // Every neighbour sends a port at least one beacon per interval, so a processor serving
+    // one beacon at a time needs ports x service time <= interval to keep up; beyond that its
+    // queue, and with it the barrier's lag and every delivery's latency, grows without bound.
+    const int64_t intervalPs = m_config.beaconIntervalNs * kPsPerNs;
+    const BeaconProcessor* worst = nullptr;
+    uint32_t overloaded = 0;
+    for (const auto& processor : m_processors)
+    {
+        const int64_t demandPs = processor->NumPorts() * m_beaconServicePs;
+        if (demandPs > intervalPs)
+        {
+            ++overloaded;
+            if (worst == nullptr || processor->NumPorts() > worst->NumPorts())
+            {
+                worst = processor.get();
+            }
+        }
+    }
+    if (worst == nullptr)
+    {
+        return;
+    }
+    const double needPerUs = worst->NumPorts() * 1e6 / static_cast<double>(intervalPs);
+    const double servePerUs = 1e6 / static_cast<double>(m_beaconServicePs);
+    spdlog::warn("1Pipe {}: the beacon processor of switch {} needs at least {:.2f} beacons/us "
+                 "(one per port per {} ns beacon interval, {} ports) and can serve {:.2f}/us "
+                 "({} ns each): overloaded by {:.1f}x{}, so barriers and delivery latency "
+                 "grow without bound; lower its service time or raise "
+                 "/protocol/params/beacon_interval",
+                 incarnation, worst->Device().Name(), needPerUs, m_config.beaconIntervalNs,
+                 worst->NumPorts(), servePerUs, m_beaconServicePs / kPsPerNs,
+                 needPerUs / servePerUs,
+                 overloaded > 1 ? fmt::format(" ({} switches overloaded)", overloaded) : "");
+}
+
+OnePipeProtocol::ProcessorLoad
+OnePipeProtocol::BusiestBeaconProcessor() const
+{
+    ProcessorLoad busiest;
+    for (const auto& processor : m_processors)
+    {
+        const double busyPs = static_cast<double>(processor->Device().GetCounters().toCpu) *
+                              static_cast<double>(m_beaconServicePs);
+        const double load = busyPs / static_cast<double>(m_durationPs);
+        if (load > busiest.load)
+        {
+            busiest = {load, processor.get()};
+        }
+    }
+    return busiest;
 }
 
 void
@@ -187,6 +251,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_world = &world;
     const Scenario& scenario = world.GetScenario();
     const std::string& ordering = params.String("ordering");
+    m_ordering = ordering;
     m_config.ordered = ordering == "total";
     std::optional<Baseline> baseline;
     if (ordering == "sequencer-switch")
@@ -353,8 +418,24 @@ void
 OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
 {
     const size_t processes = m_baselines ? m_baselines->NumProcesses() : m_processes.size();
+    // Throughput counts what applications received (after their receive CPU cost), over the
+    // time the workload was sending; see docs/traces.md.
     const double activeSeconds = m_activePs / 1e12;
     const double throughput = activeSeconds > 0 ? m_stats.messagesDelivered / activeSeconds : 0.0;
+    if (m_stats.messagesDelivered == 0 && m_stats.messagesOffered > 0)
+    {
+        spdlog::warn("onepipe, ordering {}: no message reached an application in the run "
+                     "({} offered, {} sent): its throughput and latency are 0 for want of "
+                     "deliveries, not measured",
+                     m_ordering, m_stats.messagesOffered, m_stats.messagesSent);
+    }
+    const ProcessorLoad busiest = BusiestBeaconProcessor();
+    if (busiest.load > 1)
+    {
+        spdlog::warn("1Pipe: the beacon processor of switch {} was offered {:.2f}x the beacons "
+                     "it can serve in the run",
+                     busiest.processor->Device().Name(), busiest.load);
+    }
 
     // Beacon overhead: beacon bits over capacity, per direction of every link that carries
     // beacons (switch ports from onepipe.p4's counter, host uplinks from the hosts).
@@ -404,6 +485,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
 
     metrics = {
         {"processes", processes},
+        {"messages_offered", m_stats.messagesOffered},
         {"messages_sent", m_stats.messagesSent},
         {"messages_delivered", m_stats.messagesDelivered},
         {"packets_sent", m_stats.packetsSent},
@@ -421,10 +503,12 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"throughput_per_process_msgs_per_s",
          processes == 0 ? 0.0 : throughput / static_cast<double>(processes)},
         {"goodput_gbps", throughput * m_messageBytes * 8 / 1e9},
+        {"clock_raises", m_stats.clockRaises},
         {"host_beacons", m_stats.hostBeacons},
         {"switch_beacons", switchBeacons},
         {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},
-        {"beacon_overhead_max", overheadMax}};
+        {"beacon_overhead_max", overheadMax},
+        {"beacon_processor_load_max", busiest.load}};
     AddLatencyMetrics(metrics, m_stats.latenciesPs, {5, 50, 95, 99});
 }
 

@@ -12,6 +12,7 @@
 #include <ns3/ptr.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace incsim
@@ -54,8 +55,22 @@ class OnePipeProtocol : public Protocol
     void ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device, uint32_t upPorts) const;
     void InstallBeaconSources(World& world, const ParamView& params,
                               const std::vector<uint32_t>& upPorts);
+    /// Warns when an off-chip beacon processor cannot serve even one beacon per port and
+    /// interval.
+    void WarnIfBeaconProcessorsOverloaded(const std::string& incarnation) const;
+    /// The off-chip beacon processor offered the most work: beacons punted to it x its service
+    /// time / the run's duration (above 1, overloaded); none on the chip.
+    struct ProcessorLoad
+    {
+        double load = 0;
+        const BeaconProcessor* processor = nullptr;
+    };
+    ProcessorLoad BusiestBeaconProcessor() const;
 
     HostConfig m_config;
+    std::string m_ordering;
+    /// Off the chip: the CPU-port time per beacon (switch CPU or representative).
+    int64_t m_beaconServicePs = 0;
     Incarnation m_incarnation = Incarnation::Chip;
     bool m_aggregate = true;
     int64_t m_portTimeoutIntervals = 10;

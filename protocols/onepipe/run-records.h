@@ -12,10 +12,17 @@ class CsvWriter;
 namespace incsim::onepipe
 {
 
-/// Counters of a whole run, shared by every host and process.
+/// Counters of a whole run, shared by every host and process. Messages count one per
+/// destination of a scattering, and one definition holds for 1Pipe, the unordered baseline and
+/// the broadcast baselines alike (docs/traces.md).
 struct Stats
 {
-    uint64_t messagesSent = 0; ///< one per destination of a scattering
+    /// The application asked to send it (the API call, before the send CPU cost).
+    uint64_t messagesOffered = 0;
+    /// It left the sending process for the network with its timestamp or key (after the send
+    /// CPU cost; token passing: when the token came): an onepipe_sends row.
+    uint64_t messagesSent = 0;
+    /// Handed to the application, after the receiver's CPU cost: an onepipe_deliveries row.
     uint64_t messagesDelivered = 0;
     uint64_t packetsSent = 0;
     uint64_t lateDrops = 0;         ///< arrived below the delivered barrier: dropped, NAKed
@@ -25,6 +32,8 @@ struct Stats
     uint64_t failuresNic = 0;       ///< the NIC queue was full
     uint64_t acksSent = 0;
     uint64_t hostBeacons = 0;
+    /// A host's clock was behind a barrier it received and jumped to it (Lamport's rule).
+    uint64_t clockRaises = 0;
     std::vector<int64_t> latenciesPs;
     /// True send time (ps) of each process's messages, by sequence number.
     std::vector<std::vector<int64_t>> sendPs;
@@ -38,10 +47,14 @@ struct Traces
     CsvWriter* failures = nullptr;
 };
 
-/// Records a delivery at process `dst` now: its latency from the application's send, and an
-/// onepipe_deliveries row. `clock` is the receiver's clock (its timestamp source).
+/// Records a delivery to the application of process `dst` now (its CPU cost paid): the count,
+/// its latency from the application's send, and an onepipe_deliveries row. `clock` is the receiver's clock (its timestamp source).
 void LogDelivery(Stats& stats, const Traces& traces, uint32_t dst, uint32_t src, uint32_t sequence,
                  uint64_t ts, uint64_t clock);
+/// Records a message leaving process `src` for the network now: the count and an
+/// onepipe_sends row.
+void LogSend(Stats& stats, const Traces& traces, uint32_t src, uint32_t sequence, uint32_t dst,
+             uint64_t ts, uint32_t bytes);
 
 } // namespace incsim::onepipe
 

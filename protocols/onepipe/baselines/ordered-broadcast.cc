@@ -1,7 +1,6 @@
 #include "protocols/onepipe/baselines/ordered-broadcast.h"
 
 #include "sim/core/sim-time.h"
-#include "sim/trace/csv-writer.h"
 
 namespace incsim::onepipe
 {
@@ -48,7 +47,7 @@ OrderedBroadcast::Broadcast(const std::vector<Outgoing>& scattering)
     {
         stats.sendPs[m_processId].push_back(NowPs());
     }
-    stats.messagesSent += scattering.size();
+    stats.messagesOffered += scattering.size();
     Charge(MessageCostPs() * static_cast<int64_t>(scattering.size()),
            [this, first, bytes]() { Transmit(first, bytes); });
 }
@@ -87,16 +86,12 @@ OrderedBroadcast::SendToAll(const BaselineHeader& header)
 void
 OrderedBroadcast::LogSent(uint32_t firstSequence, uint64_t key, uint32_t bytes)
 {
-    if (!m_setup.traces.sends)
-    {
-        return;
-    }
     uint32_t sequence = firstSequence;
     for (uint32_t dst = 0; dst < m_setup.processes; ++dst)
     {
         if (dst != m_processId)
         {
-            m_setup.traces.sends->Row(m_processId, sequence++, dst, key, bytes, NowPs() / kPsPerNs);
+            LogSend(RunStats(), m_setup.traces, m_processId, sequence++, dst, key, bytes);
         }
     }
 }
@@ -123,7 +118,6 @@ OrderedBroadcast::DeliverHeld()
         {
             continue;
         }
-        ++RunStats().messagesDelivered;
         Charge(MessageCostPs(), [this, held]() {
             LogDelivery(RunStats(), m_setup.traces, m_processId, held.src, held.sequence, held.key,
                         static_cast<uint64_t>(LocalTimeNs()));
