@@ -69,6 +69,7 @@ GotthardClient::SendAttempt()
     request.header.status = Status::First;
     m_workload->Execute(m_txn, m_cache, request.ops);
     request.EncodeFragments(m_packets);
+    Log("send", request);
     m_reply = Reassembly();
     ++m_stats->attempts;
     m_waiting = true;
@@ -137,22 +138,30 @@ GotthardClient::DoReceive(const Datagram& datagram)
 }
 
 void
+GotthardClient::Log(const char* event, const Message& message)
+{
+    if (!m_log)
+    {
+        return;
+    }
+    const int64_t nowNs = NowPs() / kPsPerNs;
+    for (size_t i = 0; i < message.ops.size(); ++i)
+    {
+        const Op& op = message.ops[i];
+        m_log->Row(HostIndex(), message.header.txnId, m_txnIndex, event,
+                   message.header.fromSwitch ? 1 : 0, i, static_cast<int>(op.type), op.key,
+                   op.value, nowNs);
+    }
+}
+
+void
 GotthardClient::Settle(const Message& response)
 {
     m_waiting = false;
     m_timer.Cancel();
     const Header& h = response.header;
     const bool ok = h.status == Status::Ok;
-    if (m_log)
-    {
-        const int64_t nowNs = NowPs() / kPsPerNs;
-        for (size_t i = 0; i < response.ops.size(); ++i)
-        {
-            const Op& op = response.ops[i];
-            m_log->Row(HostIndex(), h.txnId, m_txnIndex, ok ? "ok" : "abort",
-                       h.fromSwitch ? 1 : 0, i, static_cast<int>(op.type), op.key, op.value, nowNs);
-        }
-    }
+    Log(ok ? "ok" : "abort", response);
     Learn(response);
     if (!ok)
     {

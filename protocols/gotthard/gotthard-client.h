@@ -47,8 +47,8 @@ struct ClientConfig
 /// (compares carry the values it holds, writes the values it computes from them), submits it,
 /// in fragments of at most kMaxOpsPerPacket operations, and on an abort re-executes at once
 /// with the corrections it learned. A request unanswered for the timeout is sent again (all
-/// its fragments), marked as a retransmission. Every response it acts on is
-/// logged, operation by operation, to the `gotthard_client` trace.
+/// its fragments), marked as a retransmission. Each attempt's request (on its first send) and
+/// the response it acts on are logged, operation by operation, to the `gotthard_client` trace.
 class GotthardClient : public Endpoint
 {
   public:
@@ -67,6 +67,7 @@ class GotthardClient : public Endpoint
     void SendPackets();
     void Learn(const Message& response);
     void Settle(const Message& response);
+    void Log(const char* event, const Message& message);
 
     uint32_t m_clientIndex = 0;
     ClientConfig m_config;

@@ -214,7 +214,7 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
         "gotthard_store", {"seq", "client", "txn", "outcome", "op", "type", "key", "value",
                            "time_ns"});
     CsvWriter* clientLog = world.Traces().Open(
-        "gotthard_client", {"client", "txn", "logical", "outcome", "from_switch", "op", "type",
+        "gotthard_client", {"client", "txn", "logical", "event", "from_switch", "op", "type",
                             "key", "value", "time_ns"});
 
     m_store = ns3::CreateObject<GotthardStore>();
