@@ -10,13 +10,6 @@
 namespace incsim::gotthard
 {
 
-namespace
-{
-/// Transaction ids: the client in the top 10 bits (plus one, so that no id is 0, which the
-/// switch's cache reserves), an attempt counter below.
-constexpr uint32_t kAttemptBits = 22;
-} // namespace
-
 ns3::TypeId
 GotthardClient::GetTypeId()
 {
@@ -64,7 +57,7 @@ void
 GotthardClient::SendAttempt()
 {
     Message request;
-    m_txnId = ((m_clientIndex + 1) << kAttemptBits) | (m_nextId++ & ((1u << kAttemptBits) - 1));
+    m_txnId = TxnId(m_clientIndex, m_attempts++);
     request.header.txnId = m_txnId;
     request.header.status = Status::First;
     m_workload->Execute(m_txn, m_cache, request.ops);
@@ -99,7 +92,7 @@ GotthardClient::TimedOut()
     ++m_stats->timeouts;
     for (std::vector<uint8_t>& packet : m_packets)
     {
-        packet[7] = static_cast<uint8_t>(Status::Retransmit);
+        packet[Header::kStatusByte] = static_cast<uint8_t>(Status::Retransmit);
     }
     SendPackets();
 }

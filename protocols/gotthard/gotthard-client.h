@@ -79,11 +79,10 @@ class GotthardClient : public Endpoint
     ValueCache m_cache;
     Transaction m_txn;
     uint64_t m_txnIndex = 0;   ///< logical transactions begun
-    uint32_t m_nextId = 0;
-    uint32_t m_txnId = 0;      ///< the attempt in flight
+    uint64_t m_attempts = 0;   ///< attempts sent
+    uint64_t m_txnId = 0;      ///< the attempt in flight
     bool m_waiting = false;
     int64_t m_beganPs = 0;
-    std::vector<Op> m_ops;
     std::vector<std::vector<uint8_t>> m_packets;  ///< the attempt's request fragments
     Reassembly m_reply;
     ns3::EventId m_timer;

@@ -181,6 +181,12 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
     {
         throw ConfigError("gotthard: the topology has no host besides the store");
     }
+    if (clientHosts.size() > kMaxClients)
+    {
+        throw ConfigError(fmt::format("gotthard: {} clients, but transaction ids have room for "
+                                      "{} (the client's share of the 64-bit txn_id)",
+                                      clientHosts.size(), kMaxClients));
+    }
 
     const std::string& kind = workload.String("kind");
     if (kind == "tpcc")
@@ -264,6 +270,7 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"store_commits", store.commits},
                {"store_aborted", store.aborts},
                {"store_duplicates", store.duplicates},
+               {"store_stale", store.stale},
                {"switch_abort_packets", switchAborts},
                {"switch_ok_packets", switchOks}};
     metrics["store_keys"] = m_store->Values().size();

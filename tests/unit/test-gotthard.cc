@@ -1,7 +1,7 @@
 // Gotthard: serializability of every mode on randomized seeds, with and without loss; the
 // broken switch as the checker's negative control; the paper's headline trends; TPC-C with
-// fragmented transactions; fragment reassembly. The checker's own tests are in
-// test-gotthard-checker.cc.
+// fragmented transactions; fragment reassembly. The trust regressions (replays, transaction
+// ids) are in test-gotthard-trust.cc, the checker's own tests in test-gotthard-checker.cc.
 
 #include "gotthard-test-support.h"
 #include "test-support.h"
@@ -282,7 +282,7 @@ TEST_CASE("Gotthard messages fragment and reassemble in any order, with duplicat
 {
     using namespace incsim::gotthard;
     Message message;
-    message.header.txnId = 0x401234;
+    message.header.txnId = gotthard::TxnId(3, 0x401234);
     for (uint32_t i = 0; i < 23; ++i)
     {
         message.ops.push_back(Op{i % 2 ? OpType::Write : OpType::Compare, i, 1000u + i});
@@ -302,7 +302,7 @@ TEST_CASE("Gotthard messages fragment and reassemble in any order, with duplicat
     auto last = Message::Decode(packets[1].data(), static_cast<uint32_t>(packets[1].size()));
     REQUIRE(reassembly.Add(*last) == Reassembly::Result::Complete);
     const Message whole = reassembly.Take();
-    CHECK(whole.header.txnId == 0x401234);
+    CHECK(whole.header.txnId == gotthard::TxnId(3, 0x401234));
     CHECK(whole.header.fragCount == 1);
     REQUIRE(whole.ops.size() == 23);
     for (uint32_t i = 0; i < 23; ++i)
