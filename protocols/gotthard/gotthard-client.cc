@@ -36,8 +36,33 @@ GotthardClient::Configure(uint32_t clientIndex, const ClientConfig& config,
 void
 GotthardClient::Start()
 {
-    ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(0, m_config.startPs - NowPs())),
-                             &GotthardClient::BeginTransaction, this);
+    ScheduleBegin(m_config.startPs - NowPs());
+}
+
+void
+GotthardClient::ScheduleBegin(int64_t delayPs)
+{
+    m_begin.Cancel();
+    m_begin = ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(0, delayPs)),
+                                       &GotthardClient::BeginTransaction, this);
+}
+
+void
+GotthardClient::DoCrash()
+{
+    m_stats->abandoned += m_inTransaction ? 1 : 0;
+    m_inTransaction = false;
+    m_waiting = false;
+    m_timer.Cancel();
+    m_begin.Cancel();
+    m_cache = ValueCache();
+    m_reply = Reassembly();
+}
+
+void
+GotthardClient::DoRecover()
+{
+    ScheduleBegin(m_config.startPs - NowPs());
 }
 
 void
@@ -48,6 +73,7 @@ GotthardClient::BeginTransaction()
         return;
     }
     m_txn = m_workload->Next(m_clientIndex, m_rng);
+    m_inTransaction = true;
     ++m_txnIndex;
     m_beganPs = NowPs();
     SendAttempt();
@@ -66,6 +92,7 @@ GotthardClient::SendAttempt()
     m_reply = Reassembly();
     ++m_stats->attempts;
     m_waiting = true;
+    m_retransmitted = false;
     SendPackets();
 }
 
@@ -85,7 +112,7 @@ GotthardClient::SendPackets()
 void
 GotthardClient::TimedOut()
 {
-    if (!m_waiting || !Host().IsUp())
+    if (!m_waiting)
     {
         return;
     }
@@ -94,6 +121,7 @@ GotthardClient::TimedOut()
     {
         packet[Header::kStatusByte] = static_cast<uint8_t>(Status::Retransmit);
     }
+    m_retransmitted = true;
     SendPackets();
 }
 
@@ -119,6 +147,12 @@ GotthardClient::DoReceive(const Datagram& datagram)
         response->header.txnId != m_txnId)
     {
         return;  // malformed, or the answer to an attempt already settled
+    }
+    if (response->header.fromSwitch && m_retransmitted)
+    {
+        // The switch judged the first copy, but a retransmitted one may commit at the store.
+        ++m_stats->switchAnswersIgnored;
+        return;
     }
     if (response->header.fragCount == 1)
     {
@@ -162,6 +196,7 @@ GotthardClient::Settle(const Message& response)
         Charge(MessageCostPs(), [this] { SendAttempt(); });
         return;
     }
+    m_inTransaction = false;
     m_stats->committedWrites +=
         std::any_of(response.ops.begin(), response.ops.end(),
                     [](const Op& op) { return op.type == OpType::Write; })
@@ -171,10 +206,7 @@ GotthardClient::Settle(const Message& response)
     KindStats& kind = m_stats->kinds[m_txn.kind];
     ++kind.committed;
     kind.latenciesPs.push_back(NowPs() - m_beganPs);
-    Charge(MessageCostPs(), [this] {
-        ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.thinkPs),
-                                 &GotthardClient::BeginTransaction, this);
-    });
+    Charge(MessageCostPs(), [this] { ScheduleBegin(m_config.thinkPs); });
 }
 
 } // namespace incsim::gotthard

@@ -267,6 +267,8 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"store_aborts", m_stats.storeAborts},
                {"switch_answers", m_stats.switchAnswers},
                {"timeouts", m_stats.timeouts},
+               {"switch_answers_ignored", m_stats.switchAnswersIgnored},
+               {"abandoned", m_stats.abandoned},
                {"store_commits", store.commits},
                {"store_aborted", store.aborts},
                {"store_duplicates", store.duplicates},
