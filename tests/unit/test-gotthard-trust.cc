@@ -1,7 +1,8 @@
 // Gotthard: a result is never silently wrong, stale or lost (issue 16). Each case here failed
 // before its fix: a transaction applied twice when the request timeout is below the
 // client-switch round trip; replayed store answers rolling the switches' caches back; a
-// crashed client that never resumed; and transaction ids that wrapped after 2^22 attempts.
+// crashed client that never resumed; transaction ids that wrapped after 2^22 attempts; and
+// 255 or more clients accepted although a switch cannot address their ports.
 
 #include "gotthard-test-support.h"
 #include "test-support.h"
@@ -165,4 +166,25 @@ TEST_CASE("Transaction ids do not repeat within a client's lifetime", "[gotthard
     CHECK(decoded->header.response);
     CHECK_FALSE(decoded->header.fromSwitch);
     CHECK(decoded->ops.front().value == ~uint64_t{0});
+}
+
+TEST_CASE("A switch with more ports than it can address is refused", "[gotthard][trust][config]")
+{
+    InitIncsim();
+    TempDir dir;
+    // 255 clients at one site need 256 ports on its switch; port 255 is the switch CPU's.
+    CHECK_THROWS_WITH(RunIn(dir, GotthardScenario("gotthard", R"("kind": "counter")"),
+                            {"/topology/params/clients=255"}),
+                      Catch::Contains("/topology/params/clients") &&
+                          Catch::Contains("[1, 254]"));
+    // Any topology and protocol: a star of 256 hosts.
+    CHECK_THROWS_WITH(RunIn(dir, R"({"duration": "1ms",
+                                     "topology": {"generator": "star", "params": {"hosts": 256}},
+                                     "protocol": {"name": "udp"}})"),
+                      Catch::Contains("/topology") && Catch::Contains("has 256 ports") &&
+                          Catch::Contains("255 is the switch CPU's"));
+    // The largest that fits runs.
+    RunSummary run = RunIn(dir, GotthardScenario("gotthard", R"("kind": "counter")"),
+                           {"/topology/params/clients=254", "duration=1s"});
+    CHECK(Count(run, "committed") > 0);
 }

@@ -1,7 +1,7 @@
 // Gotthard: serializability of every mode on randomized seeds, with and without loss; the
 // broken switch as the checker's negative control; the paper's headline trends; TPC-C with
 // fragmented transactions; fragment reassembly. The trust regressions (at most once, replays,
-// crashes, transaction ids) are in test-gotthard-trust.cc, the checker's own tests in
+// crashes, transaction ids, limits) are in test-gotthard-trust.cc, the checker's own tests in
 // test-gotthard-checker.cc.
 
 #include "gotthard-test-support.h"
