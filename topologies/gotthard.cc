@@ -9,6 +9,10 @@ namespace incsim
 namespace
 {
 
+/// A client site's switch has a port per client and one towards its G switch, and a switch
+/// addresses ports 0-254 (World checks it for every switch).
+constexpr int64_t kMaxClientsPerSite = 254;
+
 /// Gotthard's Fig. 3 (layout "single": clients at C, the switch G, the store at S) or Fig. 4
 /// (layout "two-edge": client groups at C1 and C2 behind edge switches G1 and G2, whose paths
 /// meet at the middle switch S, collocated with the store). One way, clients to a G switch
@@ -72,8 +76,11 @@ GotthardGenerator()
                    "100ms")
             .Field("delta", Spec::Number().Min(0).Max(1),
                    "d_cs / (d_cs + d_ss): 0 puts the switch at the clients, 1 at the store", 0.2)
-            .Field("clients", Spec::Integer().Min(1).Max(1000),
-                   "clients (two-edge: in each group)", 8);
+            .Field("clients", Spec::Integer().Min(1).Max(kMaxClientsPerSite),
+                   "clients (two-edge: in each group); at most 254, since a site's clients "
+                   "hang off one switch, whose ports (one per client, one on to G) must stay "
+                   "below the switch CPU's port, 255",
+                   8);
     };
     generator.build = BuildGotthard;
     return generator;

@@ -10,13 +10,6 @@
 namespace incsim::gotthard
 {
 
-namespace
-{
-/// Transaction ids: the client in the top 10 bits (plus one, so that no id is 0, which the
-/// switch's cache reserves), an attempt counter below.
-constexpr uint32_t kAttemptBits = 22;
-} // namespace
-
 ns3::TypeId
 GotthardClient::GetTypeId()
 {
@@ -43,8 +36,33 @@ GotthardClient::Configure(uint32_t clientIndex, const ClientConfig& config,
 void
 GotthardClient::Start()
 {
-    ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(0, m_config.startPs - NowPs())),
-                             &GotthardClient::BeginTransaction, this);
+    ScheduleBegin(m_config.startPs - NowPs());
+}
+
+void
+GotthardClient::ScheduleBegin(int64_t delayPs)
+{
+    m_begin.Cancel();
+    m_begin = ns3::Simulator::Schedule(ns3::PicoSeconds(std::max<int64_t>(0, delayPs)),
+                                       &GotthardClient::BeginTransaction, this);
+}
+
+void
+GotthardClient::DoCrash()
+{
+    m_stats->abandoned += m_inTransaction ? 1 : 0;
+    m_inTransaction = false;
+    m_waiting = false;
+    m_timer.Cancel();
+    m_begin.Cancel();
+    m_cache = ValueCache();
+    m_reply = Reassembly();
+}
+
+void
+GotthardClient::DoRecover()
+{
+    ScheduleBegin(m_config.startPs - NowPs());
 }
 
 void
@@ -55,6 +73,7 @@ GotthardClient::BeginTransaction()
         return;
     }
     m_txn = m_workload->Next(m_clientIndex, m_rng);
+    m_inTransaction = true;
     ++m_txnIndex;
     m_beganPs = NowPs();
     SendAttempt();
@@ -64,14 +83,16 @@ void
 GotthardClient::SendAttempt()
 {
     Message request;
-    m_txnId = ((m_clientIndex + 1) << kAttemptBits) | (m_nextId++ & ((1u << kAttemptBits) - 1));
+    m_txnId = TxnId(m_clientIndex, m_attempts++);
     request.header.txnId = m_txnId;
     request.header.status = Status::First;
     m_workload->Execute(m_txn, m_cache, request.ops);
     request.EncodeFragments(m_packets);
+    Log("send", request);
     m_reply = Reassembly();
     ++m_stats->attempts;
     m_waiting = true;
+    m_retransmitted = false;
     SendPackets();
 }
 
@@ -91,15 +112,16 @@ GotthardClient::SendPackets()
 void
 GotthardClient::TimedOut()
 {
-    if (!m_waiting || !Host().IsUp())
+    if (!m_waiting)
     {
         return;
     }
     ++m_stats->timeouts;
     for (std::vector<uint8_t>& packet : m_packets)
     {
-        packet[7] = static_cast<uint8_t>(Status::Retransmit);
+        packet[Header::kStatusByte] = static_cast<uint8_t>(Status::Retransmit);
     }
+    m_retransmitted = true;
     SendPackets();
 }
 
@@ -126,6 +148,12 @@ GotthardClient::DoReceive(const Datagram& datagram)
     {
         return;  // malformed, or the answer to an attempt already settled
     }
+    if (response->header.fromSwitch && m_retransmitted)
+    {
+        // The switch judged the first copy, but a retransmitted one may commit at the store.
+        ++m_stats->switchAnswersIgnored;
+        return;
+    }
     if (response->header.fragCount == 1)
     {
         Settle(*response);
@@ -137,22 +165,30 @@ GotthardClient::DoReceive(const Datagram& datagram)
 }
 
 void
+GotthardClient::Log(const char* event, const Message& message)
+{
+    if (!m_log)
+    {
+        return;
+    }
+    const int64_t nowNs = NowPs() / kPsPerNs;
+    for (size_t i = 0; i < message.ops.size(); ++i)
+    {
+        const Op& op = message.ops[i];
+        m_log->Row(HostIndex(), message.header.txnId, m_txnIndex, event,
+                   message.header.fromSwitch ? 1 : 0, i, static_cast<int>(op.type), op.key,
+                   op.value, nowNs);
+    }
+}
+
+void
 GotthardClient::Settle(const Message& response)
 {
     m_waiting = false;
     m_timer.Cancel();
     const Header& h = response.header;
     const bool ok = h.status == Status::Ok;
-    if (m_log)
-    {
-        const int64_t nowNs = NowPs() / kPsPerNs;
-        for (size_t i = 0; i < response.ops.size(); ++i)
-        {
-            const Op& op = response.ops[i];
-            m_log->Row(HostIndex(), h.txnId, m_txnIndex, ok ? "ok" : "abort",
-                       h.fromSwitch ? 1 : 0, i, static_cast<int>(op.type), op.key, op.value, nowNs);
-        }
-    }
+    Log(ok ? "ok" : "abort", response);
     Learn(response);
     if (!ok)
     {
@@ -160,6 +196,7 @@ GotthardClient::Settle(const Message& response)
         Charge(MessageCostPs(), [this] { SendAttempt(); });
         return;
     }
+    m_inTransaction = false;
     m_stats->committedWrites +=
         std::any_of(response.ops.begin(), response.ops.end(),
                     [](const Op& op) { return op.type == OpType::Write; })
@@ -169,10 +206,7 @@ GotthardClient::Settle(const Message& response)
     KindStats& kind = m_stats->kinds[m_txn.kind];
     ++kind.committed;
     kind.latenciesPs.push_back(NowPs() - m_beganPs);
-    Charge(MessageCostPs(), [this] {
-        ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.thinkPs),
-                                 &GotthardClient::BeginTransaction, this);
-    });
+    Charge(MessageCostPs(), [this] { ScheduleBegin(m_config.thinkPs); });
 }
 
 } // namespace incsim::gotthard

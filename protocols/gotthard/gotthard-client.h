@@ -31,6 +31,10 @@ struct ClientStats
     uint64_t storeAborts = 0;
     uint64_t switchAnswers = 0;  ///< commits answered by a switch (compare-only, read cache)
     uint64_t timeouts = 0;
+    /// Switch answers to attempts already retransmitted: not final, since a copy may reach
+    /// the store; the client waits for the store's answer instead.
+    uint64_t switchAnswersIgnored = 0;
+    uint64_t abandoned = 0;  ///< logical transactions given up when the client crashed
     std::vector<KindStats> kinds;  ///< commits by the workload's kind, first send to commit
 };
 
@@ -47,8 +51,17 @@ struct ClientConfig
 /// (compares carry the values it holds, writes the values it computes from them), submits it,
 /// in fragments of at most kMaxOpsPerPacket operations, and on an abort re-executes at once
 /// with the corrections it learned. A request unanswered for the timeout is sent again (all
-/// its fragments), marked as a retransmission. Every response it acts on is
-/// logged, operation by operation, to the `gotthard_client` trace.
+/// its fragments), marked as a retransmission, which switches pass untouched.
+///
+/// At most once: each attempt has its own transaction id, and the client moves on only once
+/// the attempt is settled. A switch's answer settles it only while the first copy is the only
+/// one; after a retransmission a copy may reach the store unjudged, so only the store's
+/// answer settles it. A crash loses the cache and the transaction in progress (its outcome
+/// unknown); after recovery the client begins a new transaction, with attempt ids that keep
+/// growing (the counter is kept as if on stable storage), so the store never confuses them.
+///
+/// Each attempt's request (on its first send) and the answer that settles it are logged,
+/// operation by operation, to the `gotthard_client` trace.
 class GotthardClient : public Endpoint
 {
   public:
@@ -61,12 +74,16 @@ class GotthardClient : public Endpoint
 
   private:
     void DoReceive(const Datagram& datagram) override;
+    void DoCrash() override;
+    void DoRecover() override;
+    void ScheduleBegin(int64_t delayPs);
     void BeginTransaction();
     void SendAttempt();
     void TimedOut();
     void SendPackets();
     void Learn(const Message& response);
     void Settle(const Message& response);
+    void Log(const char* event, const Message& message);
 
     uint32_t m_clientIndex = 0;
     ClientConfig m_config;
@@ -77,15 +94,17 @@ class GotthardClient : public Endpoint
 
     ValueCache m_cache;
     Transaction m_txn;
-    uint64_t m_txnIndex = 0;   ///< logical transactions begun
-    uint32_t m_nextId = 0;
-    uint32_t m_txnId = 0;      ///< the attempt in flight
+    bool m_inTransaction = false;  ///< a logical transaction has begun and not committed
+    uint64_t m_txnIndex = 0;       ///< logical transactions begun
+    uint64_t m_attempts = 0;       ///< attempts sent, over the client's whole life
+    uint64_t m_txnId = 0;          ///< the attempt in flight
     bool m_waiting = false;
+    bool m_retransmitted = false;  ///< the attempt in flight was sent more than once
     int64_t m_beganPs = 0;
-    std::vector<Op> m_ops;
     std::vector<std::vector<uint8_t>> m_packets;  ///< the attempt's request fragments
     Reassembly m_reply;
     ns3::EventId m_timer;
+    ns3::EventId m_begin;
 };
 
 } // namespace incsim::gotthard

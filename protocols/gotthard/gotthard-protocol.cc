@@ -181,6 +181,12 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
     {
         throw ConfigError("gotthard: the topology has no host besides the store");
     }
+    if (clientHosts.size() > kMaxClients)
+    {
+        throw ConfigError(fmt::format("gotthard: {} clients, but transaction ids have room for "
+                                      "{} (the client's share of the 64-bit txn_id)",
+                                      clientHosts.size(), kMaxClients));
+    }
 
     const std::string& kind = workload.String("kind");
     if (kind == "tpcc")
@@ -214,7 +220,7 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
         "gotthard_store", {"seq", "client", "txn", "outcome", "op", "type", "key", "value",
                            "time_ns"});
     CsvWriter* clientLog = world.Traces().Open(
-        "gotthard_client", {"client", "txn", "logical", "outcome", "from_switch", "op", "type",
+        "gotthard_client", {"client", "txn", "logical", "event", "from_switch", "op", "type",
                             "key", "value", "time_ns"});
 
     m_store = ns3::CreateObject<GotthardStore>();
@@ -261,9 +267,12 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"store_aborts", m_stats.storeAborts},
                {"switch_answers", m_stats.switchAnswers},
                {"timeouts", m_stats.timeouts},
+               {"switch_answers_ignored", m_stats.switchAnswersIgnored},
+               {"abandoned", m_stats.abandoned},
                {"store_commits", store.commits},
                {"store_aborted", store.aborts},
                {"store_duplicates", store.duplicates},
+               {"store_stale", store.stale},
                {"switch_abort_packets", switchAborts},
                {"switch_ok_packets", switchOks}};
     metrics["store_keys"] = m_store->Values().size();

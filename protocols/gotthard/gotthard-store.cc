@@ -8,9 +8,9 @@ namespace incsim::gotthard
 namespace
 {
 uint64_t
-RequestKey(uint32_t client, uint16_t port, uint32_t txnId)
+ClientKey(uint32_t client, uint16_t port)
 {
-    return (uint64_t{client} << 48) | (uint64_t{port} << 32) | txnId;
+    return (uint64_t{client} << 16) | port;
 }
 } // namespace
 
@@ -73,24 +73,47 @@ GotthardStore::DoReceive(const Datagram& datagram)
 }
 
 void
+GotthardStore::DoCrash()
+{
+    for (auto& [key, state] : m_clients)
+    {
+        state.partialId = 0;
+        state.partial = Reassembly();
+    }
+}
+
+void
 GotthardStore::Accept(uint32_t client, uint16_t port, Message request)
 {
-    const uint64_t requestKey = RequestKey(client, port, request.header.txnId);
-    const auto answered = m_answered.find(requestKey);
-    if (answered != m_answered.end())
+    ClientState& state = m_clients[ClientKey(client, port)];
+    const uint64_t id = request.header.txnId;
+    if (id == state.latest)
     {
-        // A retransmitted fragment: the same fragment of the first answer.
+        // A retransmitted fragment of the latest attempt: the same fragment of its answer.
         ++m_counters.duplicates;
-        if (request.header.fragSeq < answered->second.size())
+        if (request.header.fragSeq < state.answer.size())
         {
-            Answer(client, port, answered->second[request.header.fragSeq]);
+            Answer(client, port, state.answer[request.header.fragSeq]);
         }
+        return;
+    }
+    if (id < state.latest || id < state.partialId)
+    {
+        // Its client settled this attempt before sending a newer one: the store answered it,
+        // or a switch aborted its only copy, or the client crashed and gave it up. Executing
+        // it now could apply a logical transaction twice.
+        ++m_counters.stale;
         return;
     }
     if (request.header.fragCount > 1)
     {
-        Reassembly& partial = m_partial[requestKey];
-        switch (partial.Add(std::move(request)))
+        if (state.partialId != id)
+        {
+            // A newer attempt: the older one's fragments are left over from a crashed client.
+            state.partialId = id;
+            state.partial = Reassembly();
+        }
+        switch (state.partial.Add(std::move(request)))
         {
         case Reassembly::Result::Incomplete:
             return;
@@ -98,16 +121,17 @@ GotthardStore::Accept(uint32_t client, uint16_t port, Message request)
             ++m_counters.malformed;
             return;
         case Reassembly::Result::Complete:
-            request = partial.Take();
-            m_partial.erase(requestKey);
+            request = state.partial.Take();
+            state.partialId = 0;
             break;
         }
     }
-    std::vector<std::vector<uint8_t>>& answer = m_answered[requestKey];
-    Execute(client, request, answer);
-    for (const std::vector<uint8_t>& packet : answer)
+    state.latest = id;
+    Execute(client, request, state.answer);
+    for (std::vector<uint8_t>& packet : state.answer)
     {
         Answer(client, port, packet);
+        packet[0] |= Header::kReplayBit;  // every later copy is a replay
     }
 }
 
@@ -150,6 +174,7 @@ GotthardStore::Execute(uint32_t client, const Message& request,
     response.header = request.header;
     response.header.response = true;
     response.header.fromSwitch = false;
+    response.header.replay = false;
     response.header.status = stale ? Status::Abort : Status::Ok;
     response.ops = request.ops;
     for (Op& op : response.ops)

@@ -12,12 +12,14 @@ Message::Encode(std::vector<uint8_t>& out) const
 {
     out.assign(Header::kBytes + ops.size() * Op::kBytes, 0);
     uint8_t* p = out.data();
-    p[0] = static_cast<uint8_t>((header.response ? 0x80 : 0) | (header.fromSwitch ? 0x40 : 0));
-    StoreBe32(p + 1, header.txnId);
-    p[5] = header.fragSeq;
-    p[6] = header.fragCount;
-    p[7] = static_cast<uint8_t>(header.status);
-    p[8] = static_cast<uint8_t>(ops.size());
+    p[0] = static_cast<uint8_t>((header.response ? Header::kResponseBit : 0) |
+                                (header.fromSwitch ? Header::kFromSwitchBit : 0) |
+                                (header.replay ? Header::kReplayBit : 0));
+    StoreBe64(p + 1, header.txnId);
+    p[Header::kFragSeqByte] = header.fragSeq;
+    p[Header::kFragCountByte] = header.fragCount;
+    p[Header::kStatusByte] = static_cast<uint8_t>(header.status);
+    p[Header::kOpCountByte] = static_cast<uint8_t>(ops.size());
     p += Header::kBytes;
     for (const Op& op : ops)
     {
@@ -37,13 +39,14 @@ Message::Decode(const uint8_t* bytes, uint32_t length)
     }
     Message message;
     Header& h = message.header;
-    h.response = (bytes[0] & 0x80) != 0;
-    h.fromSwitch = (bytes[0] & 0x40) != 0;
-    h.txnId = LoadBe32(bytes + 1);
-    h.fragSeq = bytes[5];
-    h.fragCount = bytes[6];
-    h.status = static_cast<Status>(bytes[7]);
-    h.opCount = bytes[8];
+    h.response = (bytes[0] & Header::kResponseBit) != 0;
+    h.fromSwitch = (bytes[0] & Header::kFromSwitchBit) != 0;
+    h.replay = (bytes[0] & Header::kReplayBit) != 0;
+    h.txnId = LoadBe64(bytes + 1);
+    h.fragSeq = bytes[Header::kFragSeqByte];
+    h.fragCount = bytes[Header::kFragCountByte];
+    h.status = static_cast<Status>(bytes[Header::kStatusByte]);
+    h.opCount = bytes[Header::kOpCountByte];
     if (length < Header::kBytes + uint32_t{h.opCount} * Op::kBytes)
     {
         return std::nullopt;

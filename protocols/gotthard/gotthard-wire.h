@@ -9,7 +9,8 @@ namespace incsim::gotthard
 {
 
 // The wire format of p4/gotthard.p4 (keep the two in step): after UDP to or from kStorePort,
-// a 9-byte Header (paper Fig. 5) and Header::opCount operations of 13 bytes.
+// a 13-byte Header (paper Fig. 5, with a 64-bit txn_id and a replay flag) and
+// Header::opCount operations of 13 bytes.
 
 constexpr uint16_t kStorePort = 0x4754;
 constexpr uint32_t kMaxOpsPerPacket = 10;
@@ -37,12 +38,36 @@ struct Op
     uint64_t value = 0;
 };
 
+/// Transaction ids: (client + 1) in the top kClientIdBits bits (so that no id is 0, which the
+/// switch's cache reserves), the client's attempt counter below. 48 bits of attempts cannot
+/// wrap in a feasible run (one attempt takes at least a round trip and several simulator
+/// events), so no two attempts ever share an id, in the store or in a switch.
+constexpr uint32_t kClientIdBits = 16;
+constexpr uint32_t kMaxClients = (1u << kClientIdBits) - 1;
+constexpr uint64_t TxnId(uint32_t client, uint64_t attempt)
+{
+    return (uint64_t{client + 1} << (64 - kClientIdBits)) |
+           (attempt & ((uint64_t{1} << (64 - kClientIdBits)) - 1));
+}
+
 struct Header
 {
-    static constexpr uint32_t kBytes = 9;
+    static constexpr uint32_t kBytes = 13;
+    // The encoding, for code that patches encoded packets: flags in byte 0, txn_id in bytes
+    // 1-8, then one byte each.
+    static constexpr uint8_t kResponseBit = 0x80;
+    static constexpr uint8_t kFromSwitchBit = 0x40;
+    static constexpr uint8_t kReplayBit = 0x20;
+    static constexpr uint32_t kFragSeqByte = 9;
+    static constexpr uint32_t kFragCountByte = 10;
+    static constexpr uint32_t kStatusByte = 11;
+    static constexpr uint32_t kOpCountByte = 12;
     bool response = false;
     bool fromSwitch = false;
-    uint32_t txnId = 0;
+    /// A response the store sent before, repeated for a retransmission: its values are as of
+    /// that first execution, so switches must not learn from them.
+    bool replay = false;
+    uint64_t txnId = 0;
     uint8_t fragSeq = 0;
     uint8_t fragCount = 1;
     Status status = Status::Ok;

@@ -236,7 +236,19 @@ CheckRun(const std::string& runDir)
         }
     }
 
-    CheckFindings findings;
+    const bool lossless = NetworkDroppedNothing(runDir);
+    std::vector<std::string> properties = {"never sent", "duplicate", "receiver order",
+                                           "total order"};
+    if (clockTimestamps)
+    {
+        properties.push_back("causality");
+    }
+    if (lossless)
+    {
+        properties.push_back("completeness");
+    }
+    properties.push_back("conservation");
+    CheckFindings findings(properties);
     std::unordered_set<uint64_t> delivered;
     // Per receiver: the last (ts, src, seq) delivered, its message and its scattering.
     struct Last
@@ -323,7 +335,6 @@ CheckRun(const std::string& runDir)
                                  ScatteringName(stuck)));
     }
 
-    const bool lossless = NetworkDroppedNothing(runDir);
     uint64_t accountable = 0;
     for (const auto& [key, message] : sent)
     {
@@ -351,32 +362,28 @@ CheckRun(const std::string& runDir)
         }
     }
 
-    CheckReport report;
-    auto pass = [&](const std::string& property, std::string text) {
-        if (!findings.Any(property))
-        {
-            report.passed.push_back(property + ": " + text);
-        }
-    };
-    pass("never sent", fmt::format("{} deliveries match {} sent messages", deliveries, sent.size()));
-    pass("duplicate", fmt::format("{} distinct messages delivered once each", delivered.size()));
-    pass("receiver order", fmt::format("{} receivers deliver in (ts, sender) order", last.size()));
-    pass("total order", "one order agrees with every receiver");
+    findings.Checked("never sent",
+                     fmt::format("{} deliveries match {} sent messages", deliveries, sent.size()));
+    findings.Checked("duplicate",
+                     fmt::format("{} distinct messages delivered once each", delivered.size()));
+    findings.Checked("receiver order",
+                     fmt::format("{} receivers deliver in (ts, sender) order", last.size()));
+    findings.Checked("total order", "one order agrees with every receiver");
     if (clockTimestamps)
     {
-        pass("causality", "every delivered timestamp is below the receiver's clock and below "
-                          "every timestamp the receiver sent afterwards");
+        findings.Checked("causality", "every delivered timestamp is below the receiver's clock "
+                                      "and below every timestamp the receiver sent afterwards");
     }
     if (lossless)
     {
-        pass("completeness", "the network dropped nothing, no message was NAKed, and every "
-                             "counted message was delivered");
+        findings.Checked("completeness", "the network dropped nothing, no message was NAKed, "
+                                         "and every counted message was delivered");
     }
-    pass("conservation", fmt::format("{} messages delivered or reported failed ({} sent too late "
-                                     "to count)",
-                                     accountable, sent.size() - accountable));
-    findings.Report(report);
-    return report;
+    findings.Checked("conservation",
+                     fmt::format("{} messages delivered or reported failed ({} sent too late to "
+                                 "count)",
+                                 accountable, sent.size() - accountable));
+    return findings.Report();
 }
 
 } // namespace incsim::onepipe

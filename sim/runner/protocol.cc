@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 namespace incsim
 {
 
@@ -12,32 +14,88 @@ Protocols()
     return registry;
 }
 
-void
-CheckFindings::Add(const std::string& property, std::string text)
+CheckFindings::CheckFindings(const std::vector<std::string>& properties)
 {
-    auto& [shown, total] = m_byProperty[property];
-    if (shown.size() < kShownPerProperty)
+    for (const std::string& name : properties)
     {
-        shown.push_back(std::move(text));
+        for (const Property& property : m_properties)
+        {
+            if (property.name == name)
+            {
+                throw std::logic_error(fmt::format("check property \"{}\" declared twice", name));
+            }
+        }
+        Property property;
+        property.name = name;
+        m_properties.push_back(std::move(property));
     }
-    ++total;
+}
+
+size_t
+CheckFindings::IndexOf(const std::string& property) const
+{
+    for (size_t i = 0; i < m_properties.size(); ++i)
+    {
+        if (m_properties[i].name == property)
+        {
+            return i;
+        }
+    }
+    throw std::logic_error(fmt::format("check property \"{}\" was not declared", property));
 }
 
 void
-CheckFindings::Report(CheckReport& report) const
+CheckFindings::Add(const std::string& property, std::string text)
 {
-    for (const auto& [property, entry] : m_byProperty)
+    Property& entry = m_properties[IndexOf(property)];
+    if (entry.shown.size() < kShownPerProperty)
     {
-        for (const std::string& text : entry.first)
+        entry.shown.push_back(std::move(text));
+    }
+    ++entry.total;
+}
+
+void
+CheckFindings::Checked(const std::string& property, std::string text)
+{
+    Property& entry = m_properties[IndexOf(property)];
+    entry.checked = std::move(text);
+    entry.summarized = true;
+}
+
+bool
+CheckFindings::Any(const std::string& property) const
+{
+    return m_properties[IndexOf(property)].total > 0;
+}
+
+CheckReport
+CheckFindings::Report() const
+{
+    CheckReport report;
+    for (const Property& property : m_properties)
+    {
+        if (!property.summarized)
         {
-            report.violations.push_back(property + ": " + text);
+            throw std::logic_error(
+                fmt::format("check property \"{}\" was never summarized", property.name));
         }
-        if (entry.second > entry.first.size())
+        if (property.total == 0)
+        {
+            report.passed.push_back(property.name + ": " + property.checked);
+            continue;
+        }
+        for (const std::string& text : property.shown)
+        {
+            report.violations.push_back(property.name + ": " + text);
+        }
+        if (property.total > property.shown.size())
         {
             report.violations.push_back(
-                fmt::format("{}: ... {} violations in all", property, entry.second));
+                fmt::format("{}: ... {} violations in all", property.name, property.total));
         }
     }
+    return report;
 }
 
 } // namespace incsim

@@ -34,27 +34,45 @@ class Protocol
 /// What a protocol's checker found in a run directory's traces.
 struct CheckReport
 {
-    /// One line per property that held, saying how much was checked.
+    /// One line per property that held ("property: what was checked").
     std::vector<std::string> passed;
-    /// One line per violation (a few per property, then a count), naming the messages.
+    /// One line per violation (a few per property, then a count), "property: text".
     std::vector<std::string> violations;
     bool Ok() const { return violations.empty(); }
 };
 
-/// What a checker found, by property: the first few violations of each are kept and the rest
+/// What a checker found, by property. The properties are declared up front and each is
+/// reported once, either as held (with what was checked) or by its violations, so no property
+/// can read "ok" beside its own failures; naming an undeclared property is a programming error
+/// (std::logic_error). The first few violations of each property are kept and the rest
 /// counted, so a report stays readable however broken the run.
 class CheckFindings
 {
   public:
     static constexpr size_t kShownPerProperty = 5;
 
+    /// The properties checked, in report order.
+    explicit CheckFindings(const std::vector<std::string>& properties);
+
     void Add(const std::string& property, std::string text);
-    bool Any(const std::string& property) const { return m_byProperty.count(property) > 0; }
-    /// Appends "property: text" lines, and a count where some were not kept.
-    void Report(CheckReport& report) const;
+    /// What was checked of `property`: the line reported if it held. Every declared property
+    /// needs one before Report().
+    void Checked(const std::string& property, std::string text);
+    bool Any(const std::string& property) const;
+    CheckReport Report() const;
 
   private:
-    std::map<std::string, std::pair<std::vector<std::string>, uint64_t>> m_byProperty;
+    struct Property
+    {
+        std::string name;
+        std::string checked;
+        bool summarized = false;
+        std::vector<std::string> shown;
+        uint64_t total = 0;
+    };
+    size_t IndexOf(const std::string& property) const;
+
+    std::vector<Property> m_properties;
 };
 
 struct ProtocolInfo

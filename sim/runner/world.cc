@@ -186,6 +186,19 @@ World::BuildNodes()
             device->SetAttribute("PipelineDelay",
                                  ns3::TimeValue(ns3::NanoSeconds(sw.DurationNs("pipeline_delay"))));
             device->Configure(node, info.name, m_topology.NumPorts(node));
+            // Ports 0 .. N-1 are addressed in v1model's 9-bit egress_spec, where kDropPort
+            // drops and the CPU port reaches the switch CPU: a port at or above either would
+            // silently lose its traffic.
+            const uint32_t addressable = std::min(device->CpuPort(), kDropPort);
+            if (m_topology.NumPorts(node) > addressable)
+            {
+                throw InputError(m_scenario.File(), "/topology",
+                                 fmt::format("switch {} has {} ports, but a switch can address "
+                                             "{} (ports 0-{}: v1model ports are 9 bits, {} is "
+                                             "the switch CPU's and {} drops)",
+                                             info.name, m_topology.NumPorts(node), addressable,
+                                             addressable - 1, device->CpuPort(), kDropPort));
+            }
             m_switchByNode[node] = device;
             m_switches.push_back(device);
         }

@@ -78,13 +78,17 @@ CsvReader::Int(size_t column) const
 uint64_t
 CsvReader::Uint(size_t column) const
 {
-    const int64_t value = Int(column);
-    if (value < 0)
+    // Parsed as unsigned, not through Int: ids and values may use all 64 bits.
+    const std::string& text = m_fields.at(column);
+    uint64_t value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size())
     {
-        throw InputError(m_path, "", fmt::format("line {}: negative value in column \"{}\"",
-                                                 m_line, m_header.at(column)));
+        throw InputError(m_path, "", fmt::format("line {}: expected a non-negative integer in "
+                                                 "column \"{}\", got \"{}\"",
+                                                 m_line, m_header.at(column), text));
     }
-    return static_cast<uint64_t>(value);
+    return value;
 }
 
 void

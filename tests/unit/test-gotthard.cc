@@ -1,7 +1,10 @@
 // Gotthard: serializability of every mode on randomized seeds, with and without loss; the
 // broken switch as the checker's negative control; the paper's headline trends; TPC-C with
-// fragmented transactions; fragment reassembly.
+// fragmented transactions; fragment reassembly. The trust regressions (at most once, replays,
+// crashes, transaction ids, limits) are in test-gotthard-trust.cc, the checker's own tests in
+// test-gotthard-checker.cc.
 
+#include "gotthard-test-support.h"
 #include "test-support.h"
 
 #include "protocols/gotthard/gotthard-checker.h"
@@ -22,31 +25,15 @@ using namespace incsim::test;
 namespace
 {
 
-/// 8 clients at site C, the Gotthard switch G, the store at S: RTT 20 ms, delta 0.2.
-std::string
-GotthardScenario(const std::string& mode, const std::string& workload, double loss = 0)
-{
-    return fmt::format(R"({{
-        "seed": 1,
-        "duration": "20s",
-        "topology": {{"generator": "gotthard",
-                      "params": {{"rtt": "20ms", "delta": 0.2, "clients": 8}}}},
-        "links": {{"rate": "1Gbps", "loss": {}}},
-        "routing": {{"metric": "delay"}},
-        "hosts": {{"message_cost": "100us"}},
-        "protocol": {{"name": "gotthard", "params": {{"mode": "{}", "store": "S-h0",
-                      "switches": ["G"], "request_timeout": "60ms"}}}},
-        "workload": {{{}}},
-        "outputs": {{"traces": ["gotthard_store", "gotthard_client"], "progress": "never"}}
-    }})",
-                       loss, mode, workload);
-}
-
 double
 Metric(const RunSummary& run, const char* name)
 {
     return run.metrics["gotthard"][name].get<double>();
 }
+
+/// Real time is not expected of the caching modes when store answers can be lost, nor with
+/// more than one switch between clients and the store (docs/gotthard.md).
+const std::set<std::string> kButRealTime = {"real time"};
 
 } // namespace
 
@@ -68,9 +55,8 @@ TEST_CASE("Gotthard runs are serializable in every mode, with and without loss",
                     RunSummary run = RunIn(dir, GotthardScenario(mode, workload, loss),
                                          {fmt::format("seed={}", seed)});
                     INFO(mode << " | " << workload << " | loss " << loss << " | seed " << seed);
-                    const CheckReport report = gotthard::CheckRun(run.runDir);
-                    INFO(ViolationText(report));
-                    CHECK(report.Ok());
+                    const bool strict = loss == 0 || std::string(mode) == "forward";
+                    CheckGotthardRun(run.runDir, strict ? std::set<std::string>{} : kButRealTime);
                     CHECK(Metric(run, "committed_writes") > 100);
                     if (loss > 0)
                     {
@@ -94,9 +80,8 @@ TEST_CASE("TPC-C runs are serializable in every mode, with fragments and loss",
             RunSummary run =
                 RunIn(dir, GotthardScenario(mode, R"("kind": "tpcc", "payment": 0.7)", loss));
             INFO(mode << " | loss " << loss);
-            const CheckReport report = gotthard::CheckRun(run.runDir);
-            INFO(ViolationText(report));
-            CHECK(report.Ok());
+            const bool strict = loss == 0 || std::string(mode) == "forward";
+            CheckGotthardRun(run.runDir, strict ? std::set<std::string>{} : kButRealTime);
             const auto& kinds = run.metrics["gotthard"]["kinds"];
             CHECK(kinds["payment"]["committed"].get<uint64_t>() > 50);
             CHECK(kinds["order_status"]["committed"].get<uint64_t>() > 20);
@@ -165,9 +150,24 @@ TEST_CASE("Gotthard on every switch of Fig. 4 keeps committing TPC-C", "[gotthar
     const double ratio = run("gotthard", stacked) / run("forward", forward);
     INFO("Gotthard on G1, G2 and S / forwarding: " << ratio << "x");
     CHECK(ratio >= 0.9);
-    const CheckReport report = gotthard::CheckRun(stacked.Path());
-    INFO(ViolationText(report));
-    CHECK(report.Ok());
+    // The edges never see each other's commits, so their compare-only OKs can be stale.
+    CheckGotthardRun(stacked.Path(), kButRealTime);
+}
+
+TEST_CASE("Two edge switches answer from caches that miss each other's commits",
+          "[gotthard][checker]")
+{
+    InitIncsim();
+    // Fig. 4 with the read cache on both edges: each edge learns only from its own clients'
+    // answers, so it serves values the other site has overwritten. Serializable (they held,
+    // earlier), but not strictly: the real-time property must catch it, and only it.
+    TempDir dir;
+    const char* zipf = R"("kind": "zipf", "keys": 10, "zipf": 1.0, "writes": 0.3)";
+    RunSummary run = RunIn(dir, GotthardScenario("read-cache", zipf),
+                           {"/topology/params/layout=two-edge", "/topology/params/clients=4",
+                            R"(/protocol/params/switches=["G1", "G2"])"});
+    const CheckReport report = CheckGotthardRun(run.runDir, kButRealTime);
+    CHECK_FALSE(report.Ok());
 }
 
 TEST_CASE("Negative control: a switch that answers OK to writes is caught", "[gotthard][checker]")
@@ -178,7 +178,11 @@ TEST_CASE("Negative control: a switch that answers OK to writes is caught", "[go
         RunIn(dir, GotthardScenario("broken-ok-writes", R"("kind": "counter", "writes": 0.5)"));
     const CheckReport report = gotthard::CheckRun(run.runDir);
     REQUIRE_FALSE(report.Ok());
-    CHECK(ViolationText(report).find("switch commits no write") != std::string::npos);
+    CHECK(ViolationText(report).find("switch commits no write: ") != std::string::npos);
+    for (const std::string& line : report.passed)
+    {
+        CHECK(PropertyOf(line) != "switch commits no write");
+    }
 }
 
 TEST_CASE("Optimistic abort beats the read cache under write contention", "[gotthard][trend]")
@@ -240,9 +244,8 @@ TEST_CASE("The locality workload keeps each site on its own keys, but for the re
     {
         TempDir dir;
         RunSummary run = RunIn(dir, LocalityScenario(locality));
-        const CheckReport report = gotthard::CheckRun(run.runDir);
-        INFO("locality " << locality << ": " << ViolationText(report));
-        CHECK(report.Ok());
+        INFO("locality " << locality);
+        CheckGotthardRun(run.runDir, kButRealTime);
         std::vector<std::set<uint64_t>> keysOf(8);
         CsvReader store(run.runDir + "/gotthard_store.csv", {"client", "key"});
         while (store.Next())
@@ -271,9 +274,7 @@ TEST_CASE("A one-slot cache still aborts early and stays serializable", "[gottha
                            GotthardScenario("gotthard", R"("kind": "zipf", "keys": 10,
                                                            "zipf": 1.0, "writes": 0.5)"),
                            {"protocol.params.cache_slots=1"});
-    const CheckReport report = gotthard::CheckRun(run.runDir);
-    INFO(ViolationText(report));
-    CHECK(report.Ok());
+    CheckGotthardRun(run.runDir);
     CHECK(Metric(run, "switch_aborts") > 0);
     CHECK(Metric(run, "store_aborts") > 0);
 }
@@ -298,7 +299,7 @@ TEST_CASE("Gotthard messages fragment and reassemble in any order, with duplicat
 {
     using namespace incsim::gotthard;
     Message message;
-    message.header.txnId = 0x401234;
+    message.header.txnId = gotthard::TxnId(3, 0x401234);
     for (uint32_t i = 0; i < 23; ++i)
     {
         message.ops.push_back(Op{i % 2 ? OpType::Write : OpType::Compare, i, 1000u + i});
@@ -318,7 +319,7 @@ TEST_CASE("Gotthard messages fragment and reassemble in any order, with duplicat
     auto last = Message::Decode(packets[1].data(), static_cast<uint32_t>(packets[1].size()));
     REQUIRE(reassembly.Add(*last) == Reassembly::Result::Complete);
     const Message whole = reassembly.Take();
-    CHECK(whole.header.txnId == 0x401234);
+    CHECK(whole.header.txnId == gotthard::TxnId(3, 0x401234));
     CHECK(whole.header.fragCount == 1);
     REQUIRE(whole.ops.size() == 23);
     for (uint32_t i = 0; i < 23; ++i)
