@@ -1,5 +1,6 @@
 #include "sim/runner/simulation.h"
 
+#include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
 #include "sim/runner/build-topology.h"
 #include "sim/runner/faults.h"
@@ -16,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <new>
 #include <map>
 #include <set>
 
@@ -66,14 +68,27 @@ Simulation::Simulation(const Scenario& scenario, const std::string& runDir, bool
     Topology topology = BuildTopology(scenario);
     std::vector<FaultEvent> faults = ResolveFaults(scenario, topology);
     m_traces = std::make_unique<TraceOutputs>(runDir, EnabledTraces(scenario));
-    m_world = std::make_unique<World>(scenario, std::move(topology), *m_traces);
-    if (installProtocol)
+    try
     {
-        ParamView protocol = scenario.Section("protocol");
-        m_protocol = Protocols().Get(protocol.String("name")).create();
-        m_protocol->Install(*m_world, protocol.Get("params"), scenario.Section("workload"));
+        m_world = std::make_unique<World>(scenario, std::move(topology), *m_traces);
+        if (installProtocol)
+        {
+            ParamView protocol = scenario.Section("protocol");
+            m_protocol = Protocols().Get(protocol.String("name")).create();
+            m_protocol->Install(*m_world, protocol.Get("params"), scenario.Section("workload"));
+        }
+        m_background =
+            std::make_unique<BackgroundTraffic>(*m_world, scenario.Section("background"));
     }
-    m_background = std::make_unique<BackgroundTraffic>(*m_world, scenario.Section("background"));
+    catch (const std::bad_alloc&)
+    {
+        // BuildTopology refuses worlds its estimate says are too large; this is what is left.
+        throw ConfigError(scenario.File() + ": ran out of memory building the world; the "
+                                            "estimate (README, \"Memory of a built world\") "
+                                            "leaves out protocol state, or "
+                                            "/simulator/memory_limit was set above what the "
+                                            "machine has");
+    }
     m_tracer = std::make_unique<NetworkTracer>(*m_world);
     ScheduleFaults(*m_world, faults);
 }

@@ -2,6 +2,7 @@
 #define INCSIM_SCENARIO_SCENARIO_H
 
 #include "sim/core/diagnostics.h"
+#include "sim/scenario/json-reader.h"
 #include "sim/scenario/schema.h"
 
 #include <nlohmann/json.hpp>
@@ -53,6 +54,14 @@ class Scenario
     std::unique_ptr<nlohmann::json> m_resolved;
 };
 
+/// The static loss rate of a link (/links/loss, a topology file's links): in [0, 1).
+Spec LossRateSpec();
+
+/// A switch and NIC queue priority that traffic asks for: an integer in [0, 7] below
+/// /switch/priorities, the number of queues each port has. Every protocol param naming a
+/// priority uses it, so that no traffic is silently folded into another queue.
+Spec PrioritySpec();
+
 /// Applies `overrides` ("links.delay=2us", "/protocol/params/k=8"; the value is parsed as JSON
 /// when it is valid JSON, else taken as a string), then validates. Throws InputError.
 Scenario ParseScenario(const nlohmann::json& document,
@@ -62,32 +71,6 @@ Scenario ParseScenario(const nlohmann::json& document,
 
 /// Reads and parses a scenario file; a JSON syntax error is reported with line and column.
 Scenario LoadScenario(const std::string& path, const std::vector<std::string>& overrides = {});
-
-/// A JSON syntax error located in the text. what() reads "FILE:LINE:COL: JSON syntax error:
-/// message", since a position in the text has no JSON pointer yet.
-class JsonSyntaxError : public InputError
-{
-  public:
-    JsonSyntaxError(const std::string& file,
-                    size_t line,
-                    size_t column,
-                    const std::string& message);
-
-    const char* what() const noexcept override { return m_what.c_str(); }
-    size_t Line() const { return m_line; }
-    size_t Column() const { return m_column; }
-
-  private:
-    std::string m_what;
-    size_t m_line;
-    size_t m_column;
-};
-
-/// Parses `text` read from `file`; throws JsonSyntaxError with line and column.
-nlohmann::json ParseJsonText(const std::string& text, const std::string& file);
-/// Reads and parses a JSON file; throws InputError when it cannot be read, JsonSyntaxError
-/// when it is not JSON. Shared by every loader of input files.
-nlohmann::json ReadJsonFile(const std::string& path);
 
 /// The generated reference of the scenario format (Markdown, without the BEGIN/END GENERATED
 /// markers), covering every registered topology generator and protocol. docs/scenario.md
