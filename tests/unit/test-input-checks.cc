@@ -8,6 +8,7 @@
 #include "sim/runner/memory-estimate.h"
 #include "sim/runner/simulation.h"
 #include "sim/scenario/scenario.h"
+#include "sim/topology/topology-registry.h"
 #include "tools/experiment/sweep-spec.h"
 
 #include <catch2/catch.hpp>
@@ -392,4 +393,34 @@ TEST_CASE("a latency with no samples is null, never 0", "[inputs][metrics]")
     CHECK(udp["latency_p50_us"].is_null());
     CHECK(udp["latency_mean_us"].is_null());
     CHECK(json::parse(ReadFile(dir.File("metrics.json")))["udp"]["latency_max_us"].is_null());
+}
+
+TEST_CASE("a generator's size counts what it builds", "[inputs][memory]")
+{
+    InitIncsim();
+    const std::vector<std::pair<std::string, json>> cases = {
+        {"fat-tree", json::object()},
+        {"fat-tree", {{"k", 6}, {"hosts_per_edge", 5}}},
+        {"leaf-spine", {{"leaves", 3}, {"spines", 5}, {"hosts_per_leaf", 7}}},
+        {"star", {{"hosts", 13}}},
+        {"dumbbell", {{"left", 2}, {"right", 9}}},
+        {"wan", {{"preset", "aws-gotthard"}, {"site_hosts", {0, 1, 0, 8, 0}},
+                 {"links", json::parse(R"([["OR", "CA"], ["CA", "VA"]])")}}},
+        {"wan", {{"sites", {"a", "b", "c"}}, {"hosts_per_site", 4},
+                 {"rtt", json::parse(R"([["0ns", "2ms", "4ms"], ["2ms", "0ns", "6ms"],
+                                          ["4ms", "6ms", "0ns"]])")}}},
+    };
+    for (const auto& [name, given] : cases)
+    {
+        INFO(name << " " << given.dump());
+        const TopologyGenerator& generator = TopologyGenerators().Get(name);
+        REQUIRE(generator.size);
+        const json params = generator.params().Resolve(given, "test.json", "/topology/params");
+        const ParamView view(&params, "test.json", "/topology/params");
+        const TopologySize size = generator.size(view);
+        const Topology built = generator.build(view, LinkParams{1000000000, 1000, 65536, 0});
+        CHECK(size.hosts == built.Hosts().size());
+        CHECK(size.switches == built.Switches().size());
+        CHECK(size.links == built.NumLinks());
+    }
 }
