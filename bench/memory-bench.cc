@@ -80,7 +80,7 @@ MeasureWorld(uint32_t k, uint32_t hostsPerEdge)
     RegisterTopologyGenerators();
     RegisterUdpProtocol();
     nlohmann::json doc = {
-        {"duration", "1us"},
+        {"duration", "1ms"}, // never run, but long enough for a frame to cross the world
         {"topology",
          {{"generator", "fat-tree"}, {"params", {{"k", k}, {"hosts_per_edge", hostsPerEdge}}}}},
         {"protocol", {{"name", "udp"}}},

@@ -62,6 +62,10 @@ DumbbellGenerator()
                            "delay of the bottleneck link (default /links/delay)");
     };
     generator.build = BuildDumbbell;
+    generator.size = [](const ParamView& params) {
+        const auto hosts = static_cast<uint64_t>(params.Int("left") + params.Int("right"));
+        return TopologySize{hosts, 2, hosts + 1};
+    };
     return generator;
 }
 

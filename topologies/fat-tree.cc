@@ -79,6 +79,20 @@ BuildFatTree(const ParamView& params, const LinkParams& link)
     return topology;
 }
 
+TopologySize
+FatTreeSize(const ParamView& params)
+{
+    const auto k = static_cast<uint64_t>(params.Int("k"));
+    const uint64_t half = k / 2;
+    const auto hostsPerEdge =
+        params.Has("hosts_per_edge") ? static_cast<uint64_t>(params.Int("hosts_per_edge")) : half;
+    TopologySize size;
+    size.hosts = k * half * hostsPerEdge;
+    size.switches = k * half * 2 + half * half;
+    size.links = size.hosts + 2 * k * half * half;
+    return size;
+}
+
 } // namespace
 
 TopologyGenerator
@@ -97,6 +111,7 @@ FatTreeGenerator()
                            "hosts under each edge switch (default k/2; more oversubscribes)");
     };
     generator.build = BuildFatTree;
+    generator.size = FatTreeSize;
     return generator;
 }
 

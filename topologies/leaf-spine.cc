@@ -73,6 +73,12 @@ LeafSpineGenerator()
                    1.0);
     };
     generator.build = BuildLeafSpine;
+    generator.size = [](const ParamView& params) {
+        const auto leaves = static_cast<uint64_t>(params.Int("leaves"));
+        const auto spines = static_cast<uint64_t>(params.Int("spines"));
+        const uint64_t hosts = leaves * static_cast<uint64_t>(params.Int("hosts_per_leaf"));
+        return TopologySize{hosts, leaves + spines, hosts + leaves * spines};
+    };
     return generator;
 }
 

@@ -32,9 +32,13 @@ StarGenerator()
     TopologyGenerator generator;
     generator.description = "One switch (s0) with `hosts` hosts (h{i}); port i leads to h{i}.";
     generator.params = [] {
-        return Spec::Object().Field("hosts", Spec::Integer().Min(1), "number of hosts", 8);
+        return Spec::Object().Field("hosts", Spec::Integer().Min(2), "number of hosts", 8);
     };
     generator.build = BuildStar;
+    generator.size = [](const ParamView& params) {
+        const auto hosts = static_cast<uint64_t>(params.Int("hosts"));
+        return TopologySize{hosts, 1, hosts};
+    };
     return generator;
 }
 

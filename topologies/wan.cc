@@ -236,8 +236,9 @@ ReadSiteLinks(const ParamView& params, const std::vector<std::string>& names)
     return links;
 }
 
-Topology
-BuildWan(const ParamView& params, const LinkParams& link)
+/// Everything but the topology itself, which only BuildWanLayout allocates.
+WanLayout
+ReadLayout(const ParamView& params, const LinkParams& link)
 {
     const Sites sites = ReadSites(params);
     const size_t n = sites.names.size();
@@ -268,9 +269,15 @@ BuildWan(const ParamView& params, const LinkParams& link)
     {
         params.Fail("hosts_per_site", "the sites have no hosts");
     }
+    return layout;
+}
+
+Topology
+BuildWan(const ParamView& params, const LinkParams& link)
+{
     try
     {
-        return BuildWanLayout(layout, link);
+        return BuildWanLayout(ReadLayout(params, link), link);
     }
     catch (const std::invalid_argument& error)
     {
@@ -359,6 +366,17 @@ WanGenerator()
                            "delay of host-switch links inside a site (default /links/delay)");
     };
     generator.build = BuildWan;
+    generator.size = [](const ParamView& params) {
+        const WanLayout layout = ReadLayout(params, LinkParams{});
+        TopologySize size;
+        for (uint32_t hosts : layout.hostsAt)
+        {
+            size.hosts += hosts;
+        }
+        size.switches = layout.sites.size();
+        size.links = size.hosts + layout.links.size();
+        return size;
+    };
     return generator;
 }
 

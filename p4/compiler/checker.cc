@@ -2109,4 +2109,25 @@ CheckProgram(Program& program, Diagnostics& diags)
     return checker.Run();
 }
 
+bool
+CheckHasMain(const Program& program, const std::string& path, Diagnostics& diags)
+{
+    for (const auto& declaration : program.declarations)
+    {
+        if (!declaration->IsSystem() && declaration->Is<InstanceDecl>() &&
+            declaration->name == "main")
+        {
+            return true;
+        }
+    }
+    SourceLocation start;
+    start.file = program.sources->Get(path);
+    start.line = 1;
+    start.column = 1;
+    diags.Error(start, "the program instantiates no package 'main' (e.g. V1Switch(MyParser(), "
+                       "MyVerifyChecksum(), MyIngress(), MyEgress(), MyComputeChecksum(), "
+                       "MyDeparser()) main;), so it has nothing to run");
+    return false;
+}
+
 } // namespace incsim::p4

@@ -35,6 +35,8 @@
 
 #include "p4/compiler/ast.h"
 
+#include <string>
+
 namespace incsim::p4
 {
 
@@ -43,6 +45,12 @@ class Diagnostics;
 /// Resolves names and types expressions in `program`, reporting errors (located at the
 /// offending expression) to `diags`. Returns true when it reported no error.
 bool CheckProgram(ast::Program& program, Diagnostics& diags);
+
+/// A program, as opposed to a file of declarations for others to include, instantiates the
+/// top-level package `main` (P4_16 spec, "the package instance main"). Reports an error at the
+/// start of `path`, the program's own file, when it does not: an empty file or one holding only
+/// declarations has nothing to run. Returns true when `main` is there.
+bool CheckHasMain(const ast::Program& program, const std::string& path, Diagnostics& diags);
 
 /// The pseudo-states `accept` and `reject` that transitions resolve to.
 const ast::ParserState& AcceptState();

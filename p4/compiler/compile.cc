@@ -59,7 +59,8 @@ CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions ba
             result.dependencies.push_back(file);
         }
     }
-    if (!program || diags.HasErrors() || !CheckProgram(*program, diags))
+    if (!program || diags.HasErrors() || !CheckProgram(*program, diags) ||
+        !CheckHasMain(*program, path, diags))
     {
         return result;
     }

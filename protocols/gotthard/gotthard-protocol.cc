@@ -6,6 +6,7 @@
 #include "sim/core/sim-time.h"
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
+#include "sim/scenario/time-window.h"
 #include "sim/host/host-node.h"
 #include "sim/switch/p4-pipeline.h"
 #include "sim/switch/switch-device.h"
@@ -207,14 +208,10 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
     client.storeHost = storeHost;
     client.timeoutPs = params.DurationNs("request_timeout") * kPsPerNs;
     client.thinkPs = params.DurationNs("think_time") * kPsPerNs;
-    client.startPs = workload.DurationNs("start") * kPsPerNs;
-    client.stopPs =
-        workload.Has("stop") ? workload.DurationNs("stop") * kPsPerNs : world.DurationPs();
-    if (client.startPs >= world.DurationPs())
-    {
-        workload.Fail("start", "clients would start after the end of the run");
-    }
-    m_activePs = std::min(client.stopPs, world.DurationPs()) - client.startPs;
+    const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "clients");
+    client.startPs = window.startPs;
+    client.stopPs = window.stopPs;
+    m_activePs = window.ActivePs();
 
     CsvWriter* storeLog = world.Traces().Open(
         "gotthard_store", {"seq", "client", "txn", "outcome", "op", "type", "key", "value",

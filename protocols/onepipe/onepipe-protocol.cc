@@ -11,6 +11,7 @@
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/time-window.h"
 #include "sim/switch/p4-pipeline.h"
 #include "sim/switch/switch-device.h"
 #include "sim/trace/trace-outputs.h"
@@ -98,7 +99,7 @@ OnePipeProtocol::ParamsSpec()
                "200us")
         .Field("ack_delay", Spec::Duration(), "receivers batch ACKs to a sender for this long",
                "1us")
-        .Field("priority", Spec::Integer().Min(0).Max(7),
+        .Field("priority", PrioritySpec(),
                "switch and NIC queue of 1Pipe packets and beacons (they must share one)", 0);
 }
 
@@ -323,15 +324,11 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     traffic.messageBytes = static_cast<uint32_t>(workload.SizeBytes("message_size"));
     traffic.meanIntervalPs = static_cast<double>(workload.DurationNs("interval") * kPsPerNs);
     traffic.poisson = workload.String("arrivals") == "poisson";
-    traffic.startPs = workload.DurationNs("start") * kPsPerNs;
-    traffic.stopPs =
-        workload.Has("stop") ? workload.DurationNs("stop") * kPsPerNs : world.DurationPs();
-    if (traffic.startPs >= world.DurationPs())
-    {
-        workload.Fail("start", "processes would start sending after the end of the run");
-    }
+    const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "processes");
+    traffic.startPs = window.startPs;
+    traffic.stopPs = window.stopPs;
     m_messageBytes = traffic.messageBytes;
-    m_activePs = std::max<int64_t>(0, std::min(traffic.stopPs, world.DurationPs()) - traffic.startPs);
+    m_activePs = window.ActivePs();
     m_durationPs = world.DurationPs();
 
     const uint32_t processHosts =

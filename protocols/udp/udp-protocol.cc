@@ -7,6 +7,7 @@
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/time-window.h"
 #include "sim/trace/trace-outputs.h"
 
 #include <algorithm>
@@ -20,8 +21,7 @@ UdpProtocol::ParamsSpec()
 {
     return Spec::Object()
         .Field("port", Spec::Integer().Min(1).Max(65535), "UDP port of every endpoint", 5000)
-        .Field("priority", Spec::Integer().Min(0).Max(7), "switch queue priority of the traffic",
-               0);
+        .Field("priority", PrioritySpec(), "switch queue priority of the traffic", 0);
 }
 
 Spec
@@ -39,9 +39,11 @@ UdpProtocol::WorkloadSpec()
                "offered load per host, as a fraction of its link rate", 0.3)
         .Field("arrivals", Spec::Enum({"poisson", "constant"}),
                "message inter-arrival times", "poisson")
-        .Field("start", Spec::Duration(), "when hosts start sending", "0ns")
+        .Field("start", Spec::Duration(), "when hosts start sending, before the end of the run",
+               "0ns")
         .OptionalField("stop", Spec::Duration(),
-                       "when hosts stop sending (default: the end of the run)");
+                       "when hosts stop sending, after start (default and latest: the end of "
+                       "the run)");
 }
 
 void
@@ -56,17 +58,13 @@ UdpProtocol::Install(World& world, const ParamView& params, const ParamView& wor
     config.messageBytes = static_cast<uint32_t>(workload.SizeBytes("message_size"));
     config.maxPayload = world.MaxUdpPayloadBytes();
     config.poisson = workload.String("arrivals") == "poisson";
-    config.startPs = workload.DurationNs("start") * kPsPerNs;
-    config.stopPs = workload.Has("stop") ? workload.DurationNs("stop") * kPsPerNs
-                                         : world.DurationPs();
+    const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "hosts");
+    config.startPs = window.startPs;
+    config.stopPs = window.stopPs;
     config.port = static_cast<uint16_t>(params.Int("port"));
     config.priority = static_cast<uint8_t>(params.Int("priority"));
     m_messageBytes = config.messageBytes;
-    m_activePs = std::max<int64_t>(0, config.stopPs - config.startPs);
-    if (config.startPs >= world.DurationPs())
-    {
-        workload.Fail("start", "hosts would start sending after the end of the run");
-    }
+    m_activePs = window.ActivePs();
 
     // Wire bits per message, including every fragment's headers and framing overhead.
     uint32_t perFragment = config.maxPayload - 24;
@@ -116,8 +114,9 @@ UdpProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"fragments_received", m_stats.fragmentsReceived},
                {"send_failures", m_stats.sendFailures},
                {"delivery_ratio",
-                m_stats.messagesSent ? double(m_stats.messagesDelivered) / m_stats.messagesSent
-                                     : 0.0},
+                m_stats.messagesSent
+                    ? nlohmann::json(double(m_stats.messagesDelivered) / m_stats.messagesSent)
+                    : nlohmann::json(nullptr)},
                {"goodput_gbps",
                 seconds > 0 ? m_stats.messagesDelivered * m_messageBytes * 8 / seconds / 1e9
                             : 0.0}};
@@ -131,7 +130,8 @@ RegisterUdpProtocol()
                     ProtocolInfo{"Plain UDP messages between hosts (traffic generator)",
                                  &UdpProtocol::ParamsSpec,
                                  &UdpProtocol::WorkloadSpec,
-                                 [] { return std::make_unique<UdpProtocol>(); }});
+                                 [] { return std::make_unique<UdpProtocol>(); },
+                                 {"messages"}});
 }
 
 } // namespace incsim

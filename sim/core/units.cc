@@ -20,10 +20,12 @@ struct Decimal
 {
     unsigned __int128 digits = 0;
     unsigned fractionDigits = 0;
+    bool overflow = false; ///< more digits than kMaxDigits holds
 };
 
 // Caps the digits read so that digits * factor * 10^fractionDigits never overflows 128 bits.
 constexpr unsigned __int128 kMaxDigits = static_cast<unsigned __int128>(1e24L);
+constexpr unsigned kMaxFractionDigits = 24;
 
 // Splits "12.5us" into the decimal 12.5 and the suffix "us". Rejects signs, spaces and exponents.
 std::optional<std::pair<Decimal, std::string_view>>
@@ -44,35 +46,56 @@ SplitNumber(std::string_view text)
             digits = true;
             if (number.digits >= kMaxDigits)
             {
-                return std::nullopt;
+                // Beyond any unit's range; keep reading so that the status says "too large".
+                number.overflow = true;
             }
-            number.digits = number.digits * 10 + static_cast<unsigned>(text[i] - '0');
-            number.fractionDigits += dot ? 1 : 0;
+            else
+            {
+                number.digits = number.digits * 10 + static_cast<unsigned>(text[i] - '0');
+                number.fractionDigits += dot ? 1 : 0;
+            }
         }
         ++i;
     }
-    if (!digits || number.fractionDigits > 24)
+    if (!digits)
     {
         return std::nullopt;
     }
     return std::make_pair(number, text.substr(i));
 }
 
+enum class ParseStatus
+{
+    Ok,
+    Malformed,   ///< not digits followed by a unit
+    UnknownUnit, ///< digits, then something that is not one of the units
+    NotWhole,    ///< not a whole number of the base unit
+    TooLarge,    ///< more than `max` base units
+};
+
 /// The value in base units when it is a whole number of them that fits in `max`.
 template <size_t N>
-std::optional<uint64_t>
-Parse(std::string_view text, const std::array<Unit, N>& units, uint64_t max)
+ParseStatus
+Parse(std::string_view text, const std::array<Unit, N>& units, uint64_t max, uint64_t& out)
 {
     auto split = SplitNumber(text);
     if (!split)
     {
-        return std::nullopt;
+        return ParseStatus::Malformed;
     }
     for (const auto& unit : units)
     {
         if (split->second != unit.suffix)
         {
             continue;
+        }
+        if (split->first.overflow)
+        {
+            return ParseStatus::TooLarge;
+        }
+        if (split->first.fractionDigits > kMaxFractionDigits)
+        {
+            return ParseStatus::NotWhole;
         }
         // value = digits * factor / 10^fractionDigits, with factor = num / den exactly.
         unsigned __int128 num = unit.factor >= 1 ? static_cast<uint64_t>(unit.factor) : 1;
@@ -85,16 +108,29 @@ Parse(std::string_view text, const std::array<Unit, N>& units, uint64_t max)
         unsigned __int128 scaled = split->first.digits * num;
         if (scaled % den != 0)
         {
-            return std::nullopt; // "0.5ns" is not representable
+            return ParseStatus::NotWhole; // "0.5ns" is not representable
         }
         unsigned __int128 value = scaled / den;
         if (value > max)
         {
-            return std::nullopt;
+            return ParseStatus::TooLarge;
         }
-        return static_cast<uint64_t>(value);
+        out = static_cast<uint64_t>(value);
+        return ParseStatus::Ok;
     }
-    return std::nullopt;
+    return ParseStatus::UnknownUnit;
+}
+
+template <size_t N>
+std::optional<uint64_t>
+Parse(std::string_view text, const std::array<Unit, N>& units, uint64_t max)
+{
+    uint64_t value = 0;
+    if (Parse(text, units, max, value) != ParseStatus::Ok)
+    {
+        return std::nullopt;
+    }
+    return value;
 }
 
 constexpr std::array<Unit, 5> kDurationUnits{{{"ps", 1e-3L},
@@ -114,6 +150,35 @@ constexpr std::array<Unit, 7> kSizeUnits{{{"B", 1},
                                           {"KiB", 1024.0L},
                                           {"MiB", 1024.0L * 1024},
                                           {"GiB", 1024.0L * 1024 * 1024}}};
+
+/// The phrase DurationProblem and friends return for a refused text.
+template <size_t N>
+std::string
+Problem(std::string_view text, const std::array<Unit, N>& units, uint64_t max,
+        std::string_view baseUnit, std::string_view resolutionNote, const std::string& maxText)
+{
+    uint64_t value = 0;
+    switch (Parse(text, units, max, value))
+    {
+    case ParseStatus::Ok:
+    case ParseStatus::Malformed:
+        return "";
+    case ParseStatus::UnknownUnit: {
+        std::string known;
+        for (const auto& unit : units)
+        {
+            known += (known.empty() ? "" : ", ") + std::string(unit.suffix);
+        }
+        return "unknown unit \"" + std::string(SplitNumber(text)->second) + "\" (known: " +
+               known + ")";
+    }
+    case ParseStatus::NotWhole:
+        return "not a whole number of " + std::string(baseUnit) + std::string(resolutionNote);
+    case ParseStatus::TooLarge:
+        return "too large (at most " + maxText + ")";
+    }
+    return "";
+}
 
 template <size_t N>
 std::string
@@ -153,6 +218,30 @@ std::optional<uint64_t>
 ParseSizeBytes(std::string_view text)
 {
     return Parse(text, kSizeUnits, std::numeric_limits<uint64_t>::max());
+}
+
+std::string
+DurationProblem(std::string_view text)
+{
+    // ns-3 runs at picosecond resolution, but every duration a scenario gives is read as
+    // whole nanoseconds (sim-time.h), so "1ps" cannot be honoured and is refused, not rounded.
+    return Problem(text, kDurationUnits, std::numeric_limits<int64_t>::max(), "nanoseconds",
+                   " (scenario durations have nanosecond resolution; \"1000ps\" is 1ns)",
+                   FormatDuration(std::numeric_limits<int64_t>::max()));
+}
+
+std::string
+RateProblem(std::string_view text)
+{
+    return Problem(text, kRateUnits, std::numeric_limits<uint64_t>::max(), "bits per second", "",
+                   FormatRate(std::numeric_limits<uint64_t>::max()));
+}
+
+std::string
+SizeProblem(std::string_view text)
+{
+    return Problem(text, kSizeUnits, std::numeric_limits<uint64_t>::max(), "bytes", "",
+                   FormatSize(std::numeric_limits<uint64_t>::max()));
 }
 
 std::string

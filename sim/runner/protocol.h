@@ -81,7 +81,9 @@ struct ProtocolInfo
     std::function<Spec()> params;   ///< spec of /protocol/params
     std::function<Spec()> workload; ///< spec of /workload
     std::function<std::unique_ptr<Protocol>()> create;
-    /// Trace files the protocol can write (names for /outputs/traces), besides the core ones.
+    /// Trace files the protocol can write (names for /outputs/traces), besides the core ones
+    /// (packets, links, queues). /outputs/traces accepts only these and the core ones, and
+    /// defaults to "messages" (when listed here) and "links".
     std::vector<std::string> traces = {};
     /// Verifies the protocol's guarantees on a finished run directory (`incsim check`); may be
     /// empty. Throws InputError if the traces it needs are missing.

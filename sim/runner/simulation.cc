@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <new>
 #include <map>
 #include <set>
 
@@ -85,7 +86,17 @@ Simulation::Simulation(const Scenario& scenario, const std::string& runDir, bool
     {
         TearDown();
         // A value that came from --set is blamed on --set, not on the scenario file.
-        throw scenario.Blame(error);
+        scenario.RethrowBlamingOverrides(error);
+    }
+    catch (const std::bad_alloc&)
+    {
+        TearDown();
+        // BuildTopology refuses worlds its estimate says are too large; this is what is left.
+        throw ConfigError(scenario.File() + ": ran out of memory building the world; the "
+                                            "estimate (README, \"Memory of a built world\") "
+                                            "leaves out protocol state, or "
+                                            "/simulator/memory_limit was set above what the "
+                                            "machine has");
     }
     catch (...)
     {

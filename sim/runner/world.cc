@@ -12,6 +12,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/switch/ecmp-route-installer.h"
 #include "sim/switch/p4-pipeline.h"
+#include "sim/switch/replication-ports.h"
 
 #include "p4/runtime/entries-file.h"
 #include "p4/runtime/error.h"
@@ -122,6 +123,7 @@ World::ProgramPipelineFactory(const std::string& programName, const std::string&
         {
             configure(*pipeline, device);
         }
+        CheckReplicationPorts(pipeline->Control(), device, entriesDoc.get(), entries, file);
         return pipeline;
     };
 }

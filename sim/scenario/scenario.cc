@@ -5,8 +5,6 @@
 #include "sim/topology/topology-registry.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -70,8 +68,10 @@ LinksSpec()
         .Field("delay", Spec::Duration(), "Propagation delay of every link.", "1us")
         .Field("buffer", Spec::Size().Above(0), "Egress buffer per port.", "512KiB")
         .Field("loss",
-               Spec::Number().Min(0).Max(1),
-               "Probability that a packet is lost on a link.",
+               LossRateSpec(),
+               "Probability that a packet is lost on a link, below 1: a link that loses every "
+               "packet is a failed link, which a `link_down` fault models (routes then avoid "
+               "it).",
                0)
         .Field("mtu", Spec::Size().Min(64).Max(9216), "Largest frame on a link.", "1500B");
 }
@@ -137,13 +137,14 @@ BackgroundSpec()
                Spec::Size().Above(0),
                "Background data a host keeps queued in its NICs, like Linux's TCP small queues.",
                "64KiB")
-        .Field("priority", Spec::Integer().Min(0).Max(7),
-               "Switch and NIC queue of background packets.", 0)
+        .Field("priority", PrioritySpec(), "Switch and NIC queue of background packets.", 0)
         .Field("port", Spec::Integer().Min(1).Max(65535),
                "UDP port of the background transport on every host.", 7000)
-        .Field("start", Spec::Duration(), "When flows start sending.", "0ns")
+        .Field("start", Spec::Duration(), "When flows start sending, before the end of the run.",
+               "0ns")
         .OptionalField("stop", Spec::Duration(),
-                       "When flows stop sending new data (default: the end of the run).");
+                       "When flows stop sending new data, after start (default and latest: the "
+                       "end of the run).");
 }
 
 Spec
@@ -154,7 +155,14 @@ SimulatorSpec()
         Spec::Enum({"calendar", "heap", "map", "priority-queue"}),
         "ns-3 event scheduler. All order simultaneous events by insertion, so results do not "
         "depend on the choice; calendar was fastest on incsim's per-packet event mix.",
-        "calendar");
+        "calendar")
+        .OptionalField("memory_limit",
+                       Spec::Size().Above(0),
+                       "Largest memory the world may take. Before building it, incsim estimates "
+                       "its memory from the topology's size (README, \"Memory of a built "
+                       "world\") and refuses a world above this limit (default: the memory "
+                       "available on this machine, MemAvailable or the cgroup's limit); set it "
+                       "to build a larger world anyway.");
 }
 
 Spec
@@ -236,25 +244,34 @@ FaultSpec()
         .RequiredWhen("rate", "action", {"loss_rate"});
 }
 
+/// /outputs for `protocol`: its traces are the core ones plus those the protocol declares,
+/// so that a trace nobody would write is an error rather than a missing file.
 Spec
-OutputsSpec()
+OutputsSpec(const std::string& protocol)
 {
-    std::vector<std::string> traces = {"packets", "messages", "links", "queues"};
-    for (const std::string& name : Protocols().Names())
+    std::vector<std::string> traces = {"packets", "links", "queues"};
+    std::string own;
+    for (const std::string& trace : Protocols().Get(protocol).traces)
     {
-        for (const std::string& trace : Protocols().Get(name).traces)
+        if (std::find(traces.begin(), traces.end(), trace) == traces.end())
         {
-            if (std::find(traces.begin(), traces.end(), trace) == traces.end())
-            {
-                traces.push_back(trace);
-            }
+            traces.push_back(trace);
+            own += (own.empty() ? "" : ", ") + trace;
         }
     }
+    // The default: a protocol's per-message trace when it has one, and the link counters.
+    json defaults = json::array();
+    if (std::find(traces.begin(), traces.end(), "messages") != traces.end())
+    {
+        defaults.push_back("messages");
+    }
+    defaults.push_back("links");
     return Spec::Object()
         .Field("traces",
-               Spec::Array(Spec::Enum(traces)),
-               "Trace files to write.",
-               json::array({"messages", "links"}))
+               Spec::Array(Spec::Enum(traces).KnownAs(protocol + " trace")),
+               "Trace files to write: the network's (packets, links, queues)" +
+                   (own.empty() ? std::string(".") : " and " + protocol + "'s (" + own + ")."),
+               defaults)
         .Field("queue_sample_interval",
                Spec::Duration().Above(0),
                "Sampling interval of the queue trace.",
@@ -353,6 +370,34 @@ Got(const json& value)
     return text.size() > 60 ? text.substr(0, 57) + "..." : text;
 }
 
+/// The value of an override: JSON when the text is JSON, else the text as a string ("2us").
+/// JSON with a duplicate key or a number out of range is an error, not a string.
+json
+OverrideValue(const std::string& text, const std::string& pointer)
+{
+    try
+    {
+        return ParseJsonText(text, kOverrideFile);
+    }
+    catch (const JsonSyntaxError&)
+    {
+        json value = text;
+        try
+        {
+            value.dump(); // the resolved scenario is written out as JSON, which must be UTF-8
+        }
+        catch (const json::type_error&)
+        {
+            throw InputError(kOverrideFile, pointer, "the value is not valid UTF-8");
+        }
+        return value;
+    }
+    catch (const JsonTextError& error)
+    {
+        throw InputError(kOverrideFile, pointer + error.JsonPath(), error.Message());
+    }
+}
+
 /// Applies one override to `document` and returns the pointer of the outermost value it
 /// created or replaced, so that validation errors there can be blamed on --set.
 std::string
@@ -382,11 +427,7 @@ ApplyOverride(json& document, const std::string& override)
         }
     }
 
-    json value = json::parse(valueText, nullptr, false);
-    if (value.is_discarded())
-    {
-        value = valueText; // not JSON: a plain string such as 2us
-    }
+    json value = OverrideValue(valueText, ToPointer(tokens, tokens.size()));
 
     json* current = &document;
     std::string blamed;
@@ -449,68 +490,23 @@ IsWithin(const std::string& path, const std::string& prefix)
                               path[prefix.size()] == '/');
 }
 
-/// nlohmann says "syntax error while parsing object key - unexpected '}'; expected string
-/// literal"; users read "unexpected '}'; expected string literal (while parsing object key)".
-std::string
-SyntaxMessage(const std::string& what)
-{
-    std::string text = what;
-    size_t column = text.find(", column ");
-    if (column != std::string::npos)
-    {
-        size_t colon = text.find(": ", column);
-        if (colon != std::string::npos)
-        {
-            text = text.substr(colon + 2);
-        }
-    }
-    const std::string whilePrefix = "syntax error while parsing ";
-    if (text.compare(0, whilePrefix.size(), whilePrefix) == 0)
-    {
-        std::string rest = text.substr(whilePrefix.size());
-        size_t dash = rest.find(" - ");
-        if (dash != std::string::npos)
-        {
-            return rest.substr(dash + 3) + " (while parsing " + rest.substr(0, dash) + ")";
-        }
-    }
-    const std::string prefix = "syntax error ";
-    if (text.compare(0, prefix.size(), prefix) == 0)
-    {
-        return text.substr(prefix.size());
-    }
-    return text;
-}
-
-/// A SAX handler that only records the token at a syntax error, to locate its start.
-struct TokenFinder : nlohmann::json_sax<json>
-{
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-
-    bool parse_error(std::size_t, const std::string& lastToken,
-                     const nlohmann::detail::exception&) override
-    {
-        m_lastToken = lastToken;
-        return false;
-    }
-
-    std::string m_lastToken;
-};
-
 } // namespace
 
 // ---- Scenario ----
+
+Spec
+PrioritySpec()
+{
+    return Spec::Integer().Min(0).Max(7).BelowValueAt("/switch/priorities");
+}
+
+Spec
+LossRateSpec()
+{
+    return Spec::Number().Min(0).Below(1).Because(
+        "a link that loses every packet is a failed link: use a link_down fault, which routing "
+        "sees");
+}
 
 Spec
 Scenario::DocumentSpec()
@@ -542,7 +538,7 @@ Scenario::DocumentSpec()
                Spec::Array(FaultSpec()),
                "Scheduled faults, applied in time order.",
                json::array())
-        .Field("outputs", OutputsSpec(), "Files the run writes.", json::object())
+        .DependentField("outputs", "protocol/name", OutputsSpec, "Files the run writes.")
         .Field("simulator", SimulatorSpec(), "The discrete-event engine.", json::object());
 }
 
@@ -594,13 +590,13 @@ ParseScenario(const nlohmann::json& document,
     }
     catch (const InputError& error)
     {
-        throw scenario.Blame(error);
+        scenario.RethrowBlamingOverrides(error);
     }
     return scenario;
 }
 
-InputError
-Scenario::Blame(const InputError& error) const
+void
+Scenario::RethrowBlamingOverrides(const InputError& error) const
 {
     if (error.File() == m_file)
     {
@@ -608,11 +604,11 @@ Scenario::Blame(const InputError& error) const
         {
             if (IsWithin(error.JsonPath(), pointer))
             {
-                return InputError(kOverrideFile, error.JsonPath(), error.Message());
+                throw InputError(kOverrideFile, error.JsonPath(), error.Message());
             }
         }
     }
-    return error;
+    throw;
 }
 
 std::string
@@ -623,7 +619,14 @@ Scenario::Identity() const
         std::ifstream in(resolved, std::ios::binary);
         if (!in)
         {
-            throw Blame(InputError(m_file, path, "cannot read \"" + resolved + "\""));
+            try
+            {
+                throw InputError(m_file, path, "cannot read \"" + resolved + "\"");
+            }
+            catch (const InputError& error)
+            {
+                RethrowBlamingOverrides(error);
+            }
         }
         std::ostringstream bytes;
         bytes << in.rdbuf();
@@ -639,78 +642,6 @@ LoadScenario(const std::string& path, const std::vector<std::string>& overrides)
     json document = ReadJsonFile(path);
     std::string baseDir = std::filesystem::path(path).parent_path().string();
     return ParseScenario(document, path, baseDir.empty() ? "." : baseDir, overrides);
-}
-
-// ---- JSON files ----
-
-JsonSyntaxError::JsonSyntaxError(const std::string& file,
-                                 size_t line,
-                                 size_t column,
-                                 const std::string& message)
-    : InputError(file, "", "JSON syntax error: " + message),
-      m_what(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
-             ": JSON syntax error: " + message),
-      m_line(line),
-      m_column(column)
-{
-}
-
-nlohmann::json
-ParseJsonText(const std::string& text, const std::string& file)
-{
-    try
-    {
-        return json::parse(text);
-    }
-    catch (const json::parse_error& error)
-    {
-        // error.byte counts the characters read, so the error was seen at byte - 1 (or just
-        // past the end for a truncated file). An unexpected string or number is only seen once
-        // read whole, so point at its first character instead, as compilers do.
-        std::string message = SyntaxMessage(error.what());
-        size_t offset = error.byte == 0 ? 0 : error.byte - 1;
-        if (message.rfind("unexpected string literal", 0) == 0 ||
-            message.rfind("unexpected number literal", 0) == 0)
-        {
-            TokenFinder finder;
-            json::sax_parse(text, &finder);
-            const std::string& token = finder.m_lastToken;
-            // The lexer spells control characters as <U+XXXX>; then its length is not the text's.
-            if (!token.empty() && token.size() <= error.byte &&
-                token.find("<U+") == std::string::npos)
-            {
-                offset = error.byte - token.size();
-            }
-        }
-        offset = std::min(offset, text.size());
-        size_t line = 1 + std::count(text.begin(), text.begin() + offset, '\n');
-        size_t lineStart = text.rfind('\n', offset == 0 ? std::string::npos : offset - 1);
-        lineStart = (offset == 0 || lineStart == std::string::npos) ? 0 : lineStart + 1;
-        size_t column = offset - lineStart + 1;
-        throw JsonSyntaxError(file, line, column, message);
-    }
-}
-
-nlohmann::json
-ReadJsonFile(const std::string& path)
-{
-    std::error_code ignored;
-    if (std::filesystem::is_directory(path, ignored))
-    {
-        throw InputError(path, "", "cannot open file: it is a directory");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw InputError(path, "", std::string("cannot open file: ") + std::strerror(errno));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-    {
-        throw InputError(path, "", std::string("cannot read file: ") + std::strerror(errno));
-    }
-    return ParseJsonText(text.str(), path);
 }
 
 std::string

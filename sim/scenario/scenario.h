@@ -2,6 +2,7 @@
 #define INCSIM_SCENARIO_SCENARIO_H
 
 #include "sim/core/diagnostics.h"
+#include "sim/scenario/json-reader.h"
 #include "sim/scenario/schema.h"
 
 #include <nlohmann/json.hpp>
@@ -43,9 +44,10 @@ class Scenario
     /// the same identity are the same run. Throws InputError if an input file cannot be read.
     std::string Identity() const;
 
-    /// `error`, blamed on --set (file "--set") when the value at its path came from an override
-    /// rather than from the file; otherwise `error` itself.
-    InputError Blame(const InputError& error) const;
+    /// Call in a handler of `error`: throws it again, blamed on --set (file "--set") when the
+    /// value at its path came from an override rather than from the file, else unchanged (the
+    /// exception itself, not a copy, so a located syntax error keeps its line and column).
+    [[noreturn]] void RethrowBlamingOverrides(const InputError& error) const;
 
     /// Spec of the whole document, built from the registered generators and protocols.
     static Spec DocumentSpec();
@@ -63,6 +65,14 @@ class Scenario
     std::vector<std::string> m_overridden;  ///< JSON pointers set by --set
 };
 
+/// The static loss rate of a link (/links/loss, a topology file's links): in [0, 1).
+Spec LossRateSpec();
+
+/// A switch and NIC queue priority that traffic asks for: an integer in [0, 7] below
+/// /switch/priorities, the number of queues each port has. Every protocol param naming a
+/// priority uses it, so that no traffic is silently folded into another queue.
+Spec PrioritySpec();
+
 /// Applies `overrides` ("links.delay=2us", "/protocol/params/k=8"; the value is parsed as JSON
 /// when it is valid JSON, else taken as a string), then validates. Throws InputError.
 Scenario ParseScenario(const nlohmann::json& document,
@@ -72,32 +82,6 @@ Scenario ParseScenario(const nlohmann::json& document,
 
 /// Reads and parses a scenario file; a JSON syntax error is reported with line and column.
 Scenario LoadScenario(const std::string& path, const std::vector<std::string>& overrides = {});
-
-/// A JSON syntax error located in the text. what() reads "FILE:LINE:COL: JSON syntax error:
-/// message", since a position in the text has no JSON pointer yet.
-class JsonSyntaxError : public InputError
-{
-  public:
-    JsonSyntaxError(const std::string& file,
-                    size_t line,
-                    size_t column,
-                    const std::string& message);
-
-    const char* what() const noexcept override { return m_what.c_str(); }
-    size_t Line() const { return m_line; }
-    size_t Column() const { return m_column; }
-
-  private:
-    std::string m_what;
-    size_t m_line;
-    size_t m_column;
-};
-
-/// Parses `text` read from `file`; throws JsonSyntaxError with line and column.
-nlohmann::json ParseJsonText(const std::string& text, const std::string& file);
-/// Reads and parses a JSON file; throws InputError when it cannot be read, JsonSyntaxError
-/// when it is not JSON. Shared by every loader of input files.
-nlohmann::json ReadJsonFile(const std::string& path);
 
 /// The generated reference of the scenario format (Markdown, without the BEGIN/END GENERATED
 /// markers), covering every registered topology generator and protocol. docs/scenario.md

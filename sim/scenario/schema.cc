@@ -47,6 +47,8 @@ struct Spec::Impl
     std::optional<double> min;
     std::optional<double> max;
     std::optional<double> above;
+    std::optional<double> below;
+    std::string because; // Because: why the bounds are what they are
     bool even = false;
     size_t minItems = 0;
     std::optional<size_t> maxItems;
@@ -57,6 +59,7 @@ struct Spec::Impl
     std::optional<Spec> element;      // Array
     std::vector<FieldDef> fields;     // Object, in declaration order
     std::vector<std::vector<std::string>> exactlyOne;
+    std::string belowPointer; // BelowValueAt
 
     /// Nested classes may read Spec's private members, so helpers reach the impl through here.
     static const Impl& Of(const Spec& spec) { return *spec.m_impl; }
@@ -249,18 +252,20 @@ FormatBound(SpecKind kind, double value)
     }
 }
 
-/// "in [64B, 9KiB]", "above 0bps", ">= 2", or "" without bounds.
+/// The bounds alone: "in [64B, 9KiB]", "in [0, 1)", "above 0bps", ">= 2", or "".
 std::string
-ConstraintText(const Spec::Impl& impl)
+BoundsText(const Spec::Impl& impl)
 {
     auto bound = [&](double v) { return FormatBound(impl.kind, v); };
-    if (impl.above && impl.max)
+    std::string lower = impl.above ? "(" + bound(*impl.above)
+                        : impl.min ? "[" + bound(*impl.min)
+                                   : "";
+    std::string upper = impl.below ? bound(*impl.below) + ")"
+                        : impl.max ? bound(*impl.max) + "]"
+                                   : "";
+    if (!lower.empty() && !upper.empty())
     {
-        return "in (" + bound(*impl.above) + ", " + bound(*impl.max) + "]";
-    }
-    if (impl.min && impl.max)
-    {
-        return "in [" + bound(*impl.min) + ", " + bound(*impl.max) + "]";
+        return "in " + lower + ", " + upper;
     }
     if (impl.above)
     {
@@ -270,6 +275,10 @@ ConstraintText(const Spec::Impl& impl)
     {
         return ">= " + bound(*impl.min);
     }
+    if (impl.below)
+    {
+        return "below " + bound(*impl.below);
+    }
     if (impl.max)
     {
         return "<= " + bound(*impl.max);
@@ -277,11 +286,24 @@ ConstraintText(const Spec::Impl& impl)
     return "";
 }
 
+/// "in [64B, 9KiB]", "above 0bps", ">= 2", "in [0, 7], below /switch/priorities", or "" without
+/// constraints.
+std::string
+ConstraintText(const Spec::Impl& impl)
+{
+    std::string text = BoundsText(impl);
+    if (!impl.belowPointer.empty())
+    {
+        text += (text.empty() ? "below " : ", below ") + impl.belowPointer;
+    }
+    return text;
+}
+
 bool
 MeetsBounds(const Spec::Impl& impl, double value)
 {
     return (!impl.min || value >= *impl.min) && (!impl.max || value <= *impl.max) &&
-           (!impl.above || value > *impl.above);
+           (!impl.above || value > *impl.above) && (!impl.below || value < *impl.below);
 }
 
 std::string
@@ -364,8 +386,8 @@ BasePhrase(const Spec::Impl& impl)
     return "a value";
 }
 
-/// Checks that a unit string is a number followed by a known unit, to explain why the
-/// parser refused it: a negative or fractional base-unit value rather than a typo.
+/// Why a unit string was refused, as ": reason" after "got ...", or "" when the text is no
+/// number followed by a unit at all.
 std::string
 UnitHint(SpecKind kind, const std::string& text)
 {
@@ -373,32 +395,34 @@ UnitHint(SpecKind kind, const std::string& text)
     {
         return ": negative values are not allowed here";
     }
-    size_t i = 0;
-    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == '.'))
-    {
-        ++i;
-    }
-    if (i == 0 || i == text.size())
-    {
-        return "";
-    }
-    std::string scaled = "1" + text.substr(i);
-    bool known = (kind == SpecKind::Duration && ParseDurationNs(scaled)) ||
-                 (kind == SpecKind::Rate && ParseRateBps(scaled)) ||
-                 (kind == SpecKind::Size && ParseSizeBytes(scaled));
-    if (!known)
-    {
-        return "";
-    }
+    std::string problem;
     switch (kind)
     {
     case SpecKind::Duration:
-        return ": not a whole number of nanoseconds";
+        problem = DurationProblem(text);
+        break;
     case SpecKind::Rate:
-        return ": not a whole number of bits per second";
+        problem = RateProblem(text);
+        break;
     default:
-        return ": not a whole number of bytes";
+        problem = SizeProblem(text);
+        break;
     }
+    return problem.empty() ? problem : ": " + problem;
+}
+
+/// UnitHint for a value inside a distribution, where durations may be negative.
+std::string
+DistributionValueHint(SpecKind unit, const json& value)
+{
+    if (unit != SpecKind::Duration || !value.is_string())
+    {
+        return "";
+    }
+    const std::string& text = value.get_ref<const std::string&>();
+    const std::string problem = DurationProblem(text.empty() || text[0] != '-' ? text
+                                                                                : text.substr(1));
+    return problem.empty() ? problem : ": " + problem;
 }
 
 std::optional<double>
@@ -535,6 +559,14 @@ LastSegment(const std::string& selector)
     return slash == std::string::npos ? selector : selector.substr(slash + 1);
 }
 
+/// "expected an integer in [1, 8], got 9", with the spec's Because() reason after it.
+std::string
+OutOfRange(const Spec& spec, const Spec::Impl& impl, const json& value)
+{
+    std::string message = "expected " + spec.Expected() + ", got " + Got(value);
+    return impl.because.empty() ? message : message + " (" + impl.because + ")";
+}
+
 std::string
 ResolveUnitString(const Spec& spec, const Spec::Impl& impl, const json& value,
                   const std::string& file, const std::string& path)
@@ -552,7 +584,7 @@ ResolveUnitString(const Spec& spec, const Spec::Impl& impl, const json& value,
     }
     if (!MeetsBounds(impl, *parsed))
     {
-        Throw(file, path, "expected " + spec.Expected() + ", got " + Got(value));
+        Throw(file, path, OutOfRange(spec, impl, value));
     }
     return text;
 }
@@ -568,7 +600,9 @@ ResolveDistribution(const Spec& spec, const Spec::Impl& impl, const json& value,
     {
         if (!ParseDistributionValue(impl.unit, value))
         {
-            Throw(file, path, "expected " + spec.Expected() + ", got " + Got(value));
+            Throw(file, path,
+                  "expected " + spec.Expected() + ", got " + Got(value) +
+                      DistributionValueHint(impl.unit, value));
         }
         return value;
     }
@@ -611,7 +645,8 @@ ResolveDistribution(const Spec& spec, const Spec::Impl& impl, const json& value,
         if (!number)
         {
             Throw(file, JoinPath(path, key),
-                  "expected " + valuePhrase + ", got " + Got(value[key]));
+                  "expected " + valuePhrase + ", got " + Got(value[key]) +
+                      DistributionValueHint(impl.unit, value[key]));
         }
         parsed[key] = *number;
     }
@@ -637,9 +672,23 @@ ResolveDistribution(const Spec& spec, const Spec::Impl& impl, const json& value,
     return value;
 }
 
+/// A check that needs the whole resolved document: the value at `path` must be below the
+/// number at `pointer` (Spec::BelowValueAt).
+struct DeferredCheck
+{
+    std::string path;
+    double value = 0;
+    std::string pointer;
+    std::string expected;
+    std::string got;
+};
+
+json ResolveIn(const Spec& spec, const json& value, const std::string& file,
+               const std::string& path, std::vector<DeferredCheck>& deferred);
+
 json
 ResolveObject(const Spec::Impl& impl, const json& value, const std::string& file,
-              const std::string& path)
+              const std::string& path, std::vector<DeferredCheck>& deferred)
 {
     if (!value.is_object())
     {
@@ -712,14 +761,14 @@ ResolveObject(const Spec::Impl& impl, const json& value, const std::string& file
                 continue;
             }
             Spec chosen = field.choose(selector->get<std::string>());
-            out[field.name] = chosen.Resolve(given != nullptr ? *given : *field.defaultValue,
-                                             file, childPath);
+            out[field.name] = ResolveIn(chosen, given != nullptr ? *given : *field.defaultValue,
+                                        file, childPath, deferred);
             continue;
         }
 
         if (given != nullptr)
         {
-            out[field.name] = field.spec->Resolve(*given, file, childPath);
+            out[field.name] = ResolveIn(*field.spec, *given, file, childPath, deferred);
         }
         else if (field.required)
         {
@@ -727,7 +776,8 @@ ResolveObject(const Spec::Impl& impl, const json& value, const std::string& file
         }
         else if (field.defaultValue)
         {
-            out[field.name] = field.spec->Resolve(*field.defaultValue, file, childPath);
+            out[field.name] =
+                ResolveIn(*field.spec, *field.defaultValue, file, childPath, deferred);
         }
     }
     return out;
@@ -970,6 +1020,27 @@ Spec::Above(double value)
 }
 
 Spec&
+Spec::Below(double value)
+{
+    Impl::Mutable(*this).below = value;
+    return *this;
+}
+
+Spec&
+Spec::Because(std::string reason)
+{
+    Impl::Mutable(*this).because = std::move(reason);
+    return *this;
+}
+
+Spec&
+Spec::BelowValueAt(std::string pointer)
+{
+    Impl::Mutable(*this).belowPointer = std::move(pointer);
+    return *this;
+}
+
+Spec&
 Spec::Even()
 {
     Impl::Mutable(*this).even = true;
@@ -1127,13 +1198,47 @@ Spec::Expected() const
 nlohmann::json
 Spec::Resolve(const nlohmann::json& value, const std::string& file, const std::string& path) const
 {
-    const Impl& impl = *m_impl;
+    std::vector<DeferredCheck> deferred;
+    json out = ResolveIn(*this, value, file, path, deferred);
+    for (const DeferredCheck& check : deferred)
+    {
+        // A pointer outside this document (a spec resolved on its own) has nothing to check.
+        const json::json_pointer pointer(check.pointer);
+        if (!out.contains(pointer) || !out[pointer].is_number())
+        {
+            continue;
+        }
+        const json& limit = out[pointer];
+        if (check.value >= limit.get<double>())
+        {
+            Throw(file, check.path,
+                  "expected " + check.expected + ", which is " + Got(limit) + ", got " +
+                      check.got);
+        }
+    }
+    return out;
+}
+
+namespace
+{
+
+json
+ResolveIn(const Spec& spec, const json& value, const std::string& file, const std::string& path,
+          std::vector<DeferredCheck>& deferred)
+{
+    const Spec::Impl& impl = Spec::Impl::Of(spec);
+    auto defer = [&](double number) {
+        if (!impl.belowPointer.empty())
+        {
+            deferred.push_back({path, number, impl.belowPointer, spec.Expected(), Got(value)});
+        }
+    };
     switch (impl.kind)
     {
     case SpecKind::Duration:
     case SpecKind::Rate:
     case SpecKind::Size:
-        ResolveUnitString(*this, impl, value, file, path);
+        ResolveUnitString(spec, impl, value, file, path);
         return value;
     case SpecKind::Integer: {
         if (!value.is_number_integer())
@@ -1145,13 +1250,14 @@ Spec::Resolve(const nlohmann::json& value, const std::string& file, const std::s
         {
             Throw(file,
                   path,
-                  "expected " + Expected() + " that fits in 64 bits, got " + Got(value));
+                  "expected " + spec.Expected() + " that fits in 64 bits, got " + Got(value));
         }
         int64_t number = value.get<int64_t>();
         if ((impl.even && number % 2 != 0) || !MeetsBounds(impl, static_cast<double>(number)))
         {
-            Throw(file, path, "expected " + Expected() + ", got " + Got(value));
+            Throw(file, path, OutOfRange(spec, impl, value));
         }
+        defer(static_cast<double>(number));
         return value;
     }
     case SpecKind::Number:
@@ -1161,8 +1267,9 @@ Spec::Resolve(const nlohmann::json& value, const std::string& file, const std::s
         }
         if (!MeetsBounds(impl, value.get<double>()))
         {
-            Throw(file, path, "expected " + Expected() + ", got " + Got(value));
+            Throw(file, path, OutOfRange(spec, impl, value));
         }
+        defer(value.get<double>());
         return value;
     case SpecKind::Bool:
         if (!value.is_boolean())
@@ -1179,7 +1286,7 @@ Spec::Resolve(const nlohmann::json& value, const std::string& file, const std::s
     case SpecKind::Enum:
         if (!value.is_string())
         {
-            Throw(file, path, "expected " + Expected() + ", got " + Got(value));
+            Throw(file, path, "expected " + spec.Expected() + ", got " + Got(value));
         }
         if (!Contains(impl.choices, value.get_ref<const std::string&>()))
         {
@@ -1190,32 +1297,35 @@ Spec::Resolve(const nlohmann::json& value, const std::string& file, const std::s
                           (impl.choices.empty() ? "none" : Join(impl.choices, ", ", false)) +
                           ")");
             }
-            Throw(file, path, "expected " + Expected() + ", got " + Got(value));
+            Throw(file, path, "expected " + spec.Expected() + ", got " + Got(value));
         }
         return value;
     case SpecKind::Distribution:
-        return ResolveDistribution(*this, impl, value, file, path);
+        return ResolveDistribution(spec, impl, value, file, path);
     case SpecKind::Array: {
         if (!value.is_array())
         {
-            Throw(file, path, "expected " + Expected() + ", got " + Got(value));
+            Throw(file, path, "expected " + spec.Expected() + ", got " + Got(value));
         }
         if (value.size() < impl.minItems || (impl.maxItems && value.size() > *impl.maxItems))
         {
-            Throw(file, path, "expected " + Expected() + ", got " + Got(value));
+            Throw(file, path, "expected " + spec.Expected() + ", got " + Got(value));
         }
         json out = json::array();
         for (size_t i = 0; i < value.size(); ++i)
         {
-            out.push_back(impl.element->Resolve(value[i], file, path + "/" + std::to_string(i)));
+            out.push_back(
+                ResolveIn(*impl.element, value[i], file, path + "/" + std::to_string(i), deferred));
         }
         return out;
     }
     case SpecKind::Object:
-        return ResolveObject(impl, value, file, path);
+        return ResolveObject(impl, value, file, path, deferred);
     }
     return value;
 }
+
+} // namespace
 
 namespace
 {

@@ -58,6 +58,14 @@ class Spec
     Spec& Max(double value);
     /// Strict lower bound (e.g. a rate must be > 0).
     Spec& Above(double value);
+    /// Strict upper bound (e.g. a loss probability must be < 1).
+    Spec& Below(double value);
+    /// Why the bounds are what they are; range errors end with it in parentheses.
+    Spec& Because(std::string reason);
+    /// The number must be below the number at JSON pointer `pointer` of the document being
+    /// resolved, e.g. a queue priority below "/switch/priorities". Checked once the whole
+    /// document is resolved; a document without that value is not checked.
+    Spec& BelowValueAt(std::string pointer);
     Spec& Even();
     Spec& MinItems(size_t n);
     Spec& MaxItems(size_t n);

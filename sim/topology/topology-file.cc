@@ -32,8 +32,8 @@ TopologyFileSpec()
                            Spec::Size(),
                            "egress buffer at each end (default /links/buffer)")
             .OptionalField("loss",
-                           Spec::Number().Min(0).Max(1),
-                           "random loss probability (default /links/loss)");
+                           LossRateSpec(),
+                           "random loss probability, below 1 (default /links/loss)");
     return Spec::Object()
         .OptionalField("description", Spec::String(), "free text")
         .RequiredField("nodes", Spec::Array(node).MinItems(1), "hosts and switches")

@@ -5,19 +5,31 @@
 #include "sim/scenario/schema.h"
 #include "sim/topology/topology.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
 namespace incsim
 {
 
+/// How big a topology is, counted without building it.
+struct TopologySize
+{
+    uint64_t hosts = 0;
+    uint64_t switches = 0;
+    uint64_t links = 0;
+};
+
 /// A named topology generator. `params` describes /topology/params; `build` receives the
-/// validated params and the scenario's /links defaults, and returns the graph.
+/// validated params and the scenario's /links defaults, and returns the graph. `size`, for
+/// generators whose size grows with their params, counts what `build` would make, so that a
+/// topology too large for memory is refused before it is built (BuildTopology).
 struct TopologyGenerator
 {
     std::string description;
     std::function<Spec()> params;
     std::function<Topology(const ParamView& params, const LinkParams& linkDefaults)> build;
+    std::function<TopologySize(const ParamView& params)> size = {};
 };
 
 Registry<TopologyGenerator>& TopologyGenerators();

@@ -4,6 +4,7 @@
 #include "sim/host/host-node.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/time-window.h"
 
 #include <algorithm>
 #include <string>
@@ -19,10 +20,6 @@ BackgroundTraffic::BackgroundTraffic(World& world, const ParamView& section)
     {
         return;
     }
-    if (numHosts < 2)
-    {
-        section.Fail("flows_per_host", "background flows need at least 2 hosts");
-    }
     const uint32_t maxPayload = world.MaxUdpPayloadBytes();
     if (maxPayload <= BulkTransport::kHeaderBytes)
     {
@@ -37,15 +34,10 @@ BackgroundTraffic::BackgroundTraffic(World& world, const ParamView& section)
     config.minRtoPs = section.DurationNs("min_rto") * kPsPerNs;
     config.nicLimitBytes = section.SizeBytes("nic_limit");
     config.priority = static_cast<uint8_t>(section.Int("priority"));
-    config.startPs = section.DurationNs("start") * kPsPerNs;
-    config.stopPs = section.Has("stop") ? section.DurationNs("stop") * kPsPerNs
-                                        : world.DurationPs();
-    if (config.startPs >= world.DurationPs())
-    {
-        section.Fail("start", "flows would start after the end of the run");
-    }
-    m_activePs = std::max<int64_t>(0, std::min(config.stopPs, world.DurationPs()) -
-                                          config.startPs);
+    const TimeWindow window = ReadTimeWindow(section, world.DurationPs(), "flows");
+    config.startPs = window.startPs;
+    config.stopPs = window.stopPs;
+    m_activePs = window.ActivePs();
 
     const auto port = static_cast<uint16_t>(section.Int("port"));
     for (uint32_t h = 0; h < numHosts; ++h)

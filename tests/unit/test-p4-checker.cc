@@ -358,3 +358,28 @@ TEST_CASE("bad checker programs fail with their expected error", "[p4][checker]"
 {
     CHECK(CheckNegativePrograms(kP4TestDir + "/bad/checker") >= 5);
 }
+
+TEST_CASE("a program without a package 'main' has nothing to run", "[p4][checker]")
+{
+    for (const std::string& text :
+         {std::string(), std::string("// only a comment\n"),
+          std::string("#include <core.p4>\n#include <v1model.p4>\nheader h_t { bit<8> a; }\n")})
+    {
+        INFO(text);
+        p4::Diagnostics diags;
+        auto program = ParseAndCheck("nomain.p4", text, diags);
+        CHECK(diags.ErrorCount() == 0); // a file of declarations is fine to check ...
+        CHECK_FALSE(p4::CheckHasMain(*program, "nomain.p4", diags)); // ... but not a program
+        REQUIRE(diags.ErrorCount() == 1);
+        CHECK(diags.Render(diags.All()[0]).rfind(
+                  "nomain.p4:1:1: error: the program instantiates no package 'main' (e.g. "
+                  "V1Switch(MyParser(), MyVerifyChecksum(), MyIngress(), MyEgress(), "
+                  "MyComputeChecksum(), MyDeparser()) main;), so it has nothing to run\n",
+                  0) == 0);
+    }
+    p4::Diagnostics diags;
+    auto program = p4::ParseProgram(kP4TestDir + "/constructs/basic.p4", diags);
+    REQUIRE(program);
+    REQUIRE(p4::CheckProgram(*program, diags));
+    CHECK(p4::CheckHasMain(*program, kP4TestDir + "/constructs/basic.p4", diags));
+}

@@ -171,10 +171,12 @@ TEST_CASE("quantities need a unit string", "[scenario]")
     CHECK(ErrorOf(With(R"({"links": {"delay": "fast"}})")) ==
           "quickstart.json: /links/delay: expected a duration like \"1us\", got \"fast\"");
     CHECK(ErrorOf(With(R"({"links": {"delay": "5usec"}})")) ==
-          "quickstart.json: /links/delay: expected a duration like \"1us\", got \"5usec\"");
+          "quickstart.json: /links/delay: expected a duration like \"1us\", got \"5usec\": "
+          "unknown unit \"usec\" (known: ps, ns, us, ms, s)");
     CHECK(ErrorOf(With(R"({"links": {"delay": "1.5ns"}})")) ==
           "quickstart.json: /links/delay: expected a duration like \"1us\", got \"1.5ns\": not "
-          "a whole number of nanoseconds");
+          "a whole number of nanoseconds (scenario durations have nanosecond resolution; "
+          "\"1000ps\" is 1ns)");
     CHECK(ErrorOf(With(R"({"links": {"delay": "-5us"}})")) ==
           "quickstart.json: /links/delay: expected a duration like \"1us\", got \"-5us\": "
           "negative values are not allowed here");
@@ -191,7 +193,8 @@ TEST_CASE("rates, sizes and numbers are range-checked", "[scenario]")
           "quickstart.json: /links/rate: expected a rate like \"100Gbps\", got \"-1Gbps\": "
           "negative values are not allowed here");
     CHECK(ErrorOf(With(R"({"links": {"loss": 1.5}})")) ==
-          "quickstart.json: /links/loss: expected a number in [0, 1], got 1.5");
+          "quickstart.json: /links/loss: expected a number in [0, 1), got 1.5 (a link that loses "
+          "every packet is a failed link: use a link_down fault, which routing sees)");
     CHECK(ErrorOf(With(R"({"links": {"mtu": "32B"}})")) ==
           "quickstart.json: /links/mtu: expected a size like \"64KiB\" in [64B, 9KiB], got "
           "\"32B\"");
@@ -215,8 +218,8 @@ TEST_CASE("enums list their choices and registry enums list what is registered",
           "(known: " +
               KnownNames(incsim::TopologyGenerators().Names()) + ")");
     CHECK(ErrorOf(With(R"({"outputs": {"traces": ["packets", "flows"]}})")) ==
-          "quickstart.json: /outputs/traces/1: expected one of \"packets\", \"messages\", "
-          "\"links\", \"queues\", got \"flows\"");
+          "quickstart.json: /outputs/traces/1: unknown test-proto trace \"flows\" (known: "
+          "packets, links, queues)");
 }
 
 TEST_CASE("required keys and exactly-one-of groups", "[scenario]")
@@ -394,7 +397,7 @@ TEST_CASE("defaults are filled in", "[scenario]")
                                             "params": {"window": 4, "timeout": "10us"}})"));
     CHECK(r["workload"] == json::parse(R"({"messages": 10, "gap": "1us"})"));
     CHECK(r["faults"] == json::array());
-    CHECK(r["outputs"] == json::parse(R"({"traces": ["messages", "links"],
+    CHECK(r["outputs"] == json::parse(R"({"traces": ["links"],
                                            "queue_sample_interval": "10us", "pcap": false,
                                            "progress": "auto"})"));
     CHECK(scenario.Seed() == 1);

@@ -111,3 +111,28 @@ TEST_CASE("format and parse round-trip", "[units]")
         CHECK(ParseSizeBytes(FormatSize(n)) == n);
     }
 }
+
+TEST_CASE("refused quantities say why", "[units]")
+{
+    using incsim::DurationProblem;
+    using incsim::RateProblem;
+    using incsim::SizeProblem;
+    // Picoseconds parse when they come to whole nanoseconds.
+    CHECK(ParseDurationNs("3000ps") == 3);
+    CHECK(ParseDurationNs("1ps") == std::nullopt);
+    CHECK(DurationProblem("1ps") == "not a whole number of nanoseconds (scenario durations have "
+                                    "nanosecond resolution; \"1000ps\" is 1ns)");
+    CHECK(DurationProblem("0.5ns") == DurationProblem("1ps"));
+    CHECK(DurationProblem("5usec") == "unknown unit \"usec\" (known: ps, ns, us, ms, s)");
+    CHECK(DurationProblem("9223372037s") == "too large (at most 9223372036854775807ns)");
+    CHECK(DurationProblem(std::string(30, '9') + "ns") ==
+          "too large (at most 9223372036854775807ns)");
+    CHECK(RateProblem("1.5bps") == "not a whole number of bits per second");
+    CHECK(RateProblem("10gbps") ==
+          "unknown unit \"gbps\" (known: bps, Kbps, Mbps, Gbps, Tbps)");
+    CHECK(SizeProblem("0.5B") == "not a whole number of bytes");
+    // Nothing to explain: accepted, or not a number followed by a unit at all.
+    CHECK(DurationProblem("1us").empty());
+    CHECK(DurationProblem("fast").empty());
+    CHECK(SizeProblem("64KiB").empty());
+}

@@ -123,9 +123,9 @@ AddP4Command(CLI::App& app)
     check->callback([checked] {
         p4::Diagnostics diags;
         auto program = p4::ParseProgram(*checked, diags);
-        if (program && !diags.HasErrors())
+        if (program && !diags.HasErrors() && p4::CheckProgram(*program, diags))
         {
-            p4::CheckProgram(*program, diags);
+            p4::CheckHasMain(*program, *checked, diags);
         }
         std::cerr << diags.Render();
         if (diags.HasErrors())
