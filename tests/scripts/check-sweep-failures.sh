@@ -49,6 +49,11 @@ assert float(db.execute("SELECT value FROM metrics m JOIN runs r ON r.run_id = m
 print("failed and timed-out runs recorded")
 PY
 
+# `incsim results` shows each failed run's error under the table, with its point.
+"$incsim" results results.sqlite > table.txt
+grep -q "^  run with .*: error: .*fault time is not before the end of the run" table.txt \
+    || { echo "results does not show the failed run's error:"; cat table.txt; exit 1; }
+
 # Failed runs are tried again; the finished one is not.
 status=0
 "$incsim" sweep sweep.json --db results.sqlite --out runs -j 2 --progress never > again.txt 2>&1 \

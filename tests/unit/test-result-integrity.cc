@@ -243,6 +243,26 @@ TEST_CASE("Exit statuses say what went wrong, the same for every command", "[res
         CHECK(r.status == c.status);
         CHECK(r.err.find(c.message) != std::string::npos);
     }
+    SECTION("reproduce checks its output directory before running anything")
+    {
+        const std::string runs = dir.File("runs");
+        const CommandResult r = Incsim("reproduce udp-load-latency --out /proc/incsim-figures --db " +
+                                           Quote(dir.File("r.sqlite")) + " --runs " + Quote(runs),
+                                       dir);
+        CHECK(r.status == 5);
+        CHECK(r.err.find("cannot write /proc/incsim-figures") != std::string::npos);
+        CHECK_FALSE(FileExists(runs));
+    }
+    SECTION("sweep --dry-run checks each point as run does, naming the point and the key")
+    {
+        WriteFile(dir.File("sweep.json"), R"({"name": "s", "scenario": "star.json", "vary": [
+            {"list": [{"faults": []},
+                      {"faults": [{"at": "10us", "action": "link_down", "link": ["h0", "h9"]}]}]}]})");
+        const CommandResult r = Incsim("sweep " + Quote(dir.File("sweep.json")) + " --dry-run", dir);
+        CHECK(r.status == 2);
+        CHECK(r.err.find("the run with faults=[{\"action\":\"link_down\"") != std::string::npos);
+        CHECK(r.err.find("--set: /faults/0/link/1: unknown node \"h9\"") != std::string::npos);
+    }
     const CommandResult version = Incsim("--version", dir);
     CHECK(version.status == 0);
     CHECK(version.out.find(IncsimVersion()) != std::string::npos);
