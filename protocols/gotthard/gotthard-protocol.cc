@@ -2,6 +2,7 @@
 
 #include "protocols/gotthard/gotthard-checker.h"
 #include "protocols/gotthard/gotthard-tpcc.h"
+#include "protocols/gotthard/gotthard-traces.h"
 #include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
 #include "sim/runner/latency-metrics.h"
@@ -213,12 +214,8 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
     client.stopPs = window.stopPs;
     m_activePs = window.ActivePs();
 
-    CsvWriter* storeLog = world.Traces().Open(
-        "gotthard_store", {"seq", "client", "txn", "outcome", "op", "type", "key", "value",
-                           "time_ns"});
-    CsvWriter* clientLog = world.Traces().Open(
-        "gotthard_client", {"client", "txn", "logical", "event", "from_switch", "op", "type",
-                            "key", "value", "time_ns"});
+    CsvWriter* storeLog = world.Traces().Open(StoreTrace());
+    CsvWriter* clientLog = world.Traces().Open(ClientTrace());
 
     m_store = ns3::CreateObject<GotthardStore>();
     world.Host(storeHost).Bind(kStorePort, m_store);
@@ -298,7 +295,7 @@ RegisterGotthardProtocol()
                                  &GotthardProtocol::ParamsSpec,
                                  &GotthardProtocol::WorkloadSpec,
                                  [] { return std::make_unique<GotthardProtocol>(); },
-                                 {"gotthard_store", "gotthard_client"},
+                                 GotthardTraces(),
                                  &CheckRun});
 }
 

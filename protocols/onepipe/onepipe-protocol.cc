@@ -2,6 +2,7 @@
 
 #include "protocols/onepipe/barrier-directions.h"
 #include "protocols/onepipe/onepipe-checker.h"
+#include "protocols/onepipe/onepipe-traces.h"
 #include "protocols/onepipe/onepipe-wire.h"
 #include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
@@ -344,13 +345,9 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     }
     m_stats.sendPs.resize(numProcesses);
     Traces traces;
-    traces.sends = world.Traces().Open("onepipe_sends",
-                                       {"src", "seq", "dst", "ts", "bytes", "send_ns"});
-    traces.deliveries = world.Traces().Open(
-        "onepipe_deliveries",
-        {"dst", "src", "seq", "ts", "dst_clock", "deliver_ns", "latency_ns"});
-    traces.failures = world.Traces().Open(
-        "onepipe_failures", {"src", "seq", "dst", "ts", "reason", "time_ns"});
+    traces.sends = world.Traces().Open(SendsTrace());
+    traces.deliveries = world.Traces().Open(DeliveriesTrace());
+    traces.failures = world.Traces().Open(FailuresTrace());
 
     if (baseline)
     {
@@ -517,7 +514,7 @@ RegisterOnePipeProtocol()
                                  &OnePipeProtocol::ParamsSpec,
                                  &OnePipeProtocol::WorkloadSpec,
                                  [] { return std::make_unique<OnePipeProtocol>(); },
-                                 {"onepipe_sends", "onepipe_deliveries", "onepipe_failures"},
+                                 OnePipeTraces(),
                                  &CheckRun});
 }
 

@@ -1,5 +1,6 @@
 #include "protocols/udp/udp-protocol.h"
 
+#include "protocols/udp/udp-traces.h"
 #include "sim/core/sim-time.h"
 #include "sim/host/host-node.h"
 #include "sim/net/egress-port.h"
@@ -72,8 +73,7 @@ UdpProtocol::Install(World& world, const ParamView& params, const ParamView& wor
     double wireBytes = config.messageBytes +
                        fragments * (24.0 + kUdpFrameOverhead + kWireOverheadBytes);
 
-    CsvWriter* messages = world.Traces().Open(
-        "messages", {"src", "dst", "msg", "bytes", "send_ns", "recv_ns", "latency_ns"});
+    CsvWriter* messages = world.Traces().Open(UdpMessagesTrace());
 
     // A random derangement for the permutation pattern: a shuffled cycle.
     std::vector<uint32_t> order(numHosts);
@@ -131,7 +131,7 @@ RegisterUdpProtocol()
                                  &UdpProtocol::ParamsSpec,
                                  &UdpProtocol::WorkloadSpec,
                                  [] { return std::make_unique<UdpProtocol>(); },
-                                 {"messages"}});
+                                 {UdpMessagesTrace()}});
 }
 
 } // namespace incsim

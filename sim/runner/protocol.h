@@ -3,6 +3,7 @@
 
 #include "sim/core/registry.h"
 #include "sim/scenario/schema.h"
+#include "sim/trace/trace-schema.h"
 
 #include <nlohmann/json.hpp>
 
@@ -81,10 +82,11 @@ struct ProtocolInfo
     std::function<Spec()> params;   ///< spec of /protocol/params
     std::function<Spec()> workload; ///< spec of /workload
     std::function<std::unique_ptr<Protocol>()> create;
-    /// Trace files the protocol can write (names for /outputs/traces), besides the core ones
-    /// (packets, links, queues). /outputs/traces accepts only these and the core ones, and
-    /// defaults to "messages" (when listed here) and "links".
-    std::vector<std::string> traces = {};
+    /// Trace files the protocol can write, declared (name for /outputs/traces, columns and
+    /// their meaning), besides the core ones (CoreTraces()). /outputs/traces accepts only
+    /// these and the core ones, and defaults to "messages" (when declared here) and "links".
+    /// `incsim traces` (docs/traces.md) documents them from these declarations.
+    std::vector<TraceSchema> traces = {};
     /// Verifies the protocol's guarantees on a finished run directory (`incsim check`); may be
     /// empty. Throws InputError if the traces it needs are missing.
     std::function<CheckReport(const std::string& runDir)> check = {};

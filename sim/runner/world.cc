@@ -480,11 +480,7 @@ World::NetworkMetrics() const
 void
 World::WriteLinkTrace() const
 {
-    CsvWriter* csv = m_traces.Open("links",
-                                   {"link", "from", "from_port", "to", "to_port", "rate_bps",
-                                    "delay_ns", "tx_frames", "tx_bytes", "delivered_frames",
-                                    "loss_drops", "down_drops", "buffer_drops", "flush_drops",
-                                    "max_queue_bytes", "utilization"});
+    CsvWriter* csv = m_traces.Open(CoreTrace("links"));
     if (csv == nullptr)
     {
         return;

@@ -3,6 +3,7 @@
 #include "sim/core/rng.h"
 #include "sim/runner/protocol.h"
 #include "sim/topology/topology-registry.h"
+#include "sim/trace/trace-schema.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -249,14 +250,18 @@ FaultSpec()
 Spec
 OutputsSpec(const std::string& protocol)
 {
-    std::vector<std::string> traces = {"packets", "links", "queues"};
-    std::string own;
-    for (const std::string& trace : Protocols().Get(protocol).traces)
+    std::vector<std::string> traces;
+    for (const TraceSchema& trace : CoreTraces())
     {
-        if (std::find(traces.begin(), traces.end(), trace) == traces.end())
+        traces.push_back(trace.name);
+    }
+    std::string own;
+    for (const TraceSchema& trace : Protocols().Get(protocol).traces)
+    {
+        if (std::find(traces.begin(), traces.end(), trace.name) == traces.end())
         {
-            traces.push_back(trace);
-            own += (own.empty() ? "" : ", ") + trace;
+            traces.push_back(trace.name);
+            own += (own.empty() ? "" : ", ") + trace.name;
         }
     }
     // The default: a protocol's per-message trace when it has one, and the link counters.

@@ -2,11 +2,14 @@
 
 #include "sim/core/diagnostics.h"
 
+#include <stdexcept>
+
 namespace incsim
 {
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
-    : m_file(path)
+    : m_columns(columns.size()),
+      m_file(path)
 {
     for (size_t i = 0; i < columns.size(); ++i)
     {
@@ -25,6 +28,13 @@ CsvWriter::~CsvWriter()
     catch (const OutputError&)
     {
     }
+}
+
+void
+CsvWriter::WrongRowWidth(size_t values) const
+{
+    throw std::logic_error(fmt::format("{}: a row of {} values for {} columns", m_file.Path(),
+                                       values, m_columns));
 }
 
 void

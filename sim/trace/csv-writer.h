@@ -23,9 +23,14 @@ class CsvWriter
     CsvWriter(const CsvWriter&) = delete;
     CsvWriter& operator=(const CsvWriter&) = delete;
 
+    /// One row; it must have a value for every column (a programming error otherwise).
     template <typename First, typename... Rest>
     void Row(const First& first, const Rest&... rest)
     {
+        if (1 + sizeof...(Rest) != m_columns)
+        {
+            WrongRowWidth(1 + sizeof...(Rest));
+        }
         fmt::format_to(std::back_inserter(m_buffer), "{}", first);
         ((fmt::format_to(std::back_inserter(m_buffer), ",{}", rest)), ...);
         m_buffer.push_back('\n');
@@ -43,7 +48,10 @@ class CsvWriter
     uint64_t Rows() const { return m_rows; }
 
   private:
+    [[noreturn]] void WrongRowWidth(size_t values) const;
+
     static constexpr size_t kFlushBytes = 1 << 20;
+    size_t m_columns;
     OutputFile m_file;
     fmt::memory_buffer m_buffer;
     uint64_t m_rows = 0;

@@ -30,9 +30,7 @@ NetworkTracer::NetworkTracer(World& world)
     const Topology& topology = world.GetTopology();
     ParamView outputs = world.GetScenario().Section("outputs");
 
-    m_packets = world.Traces().Open(
-        "packets",
-        {"time_ns", "event", "node", "port", "uid", "bytes", "priority", "reason"});
+    m_packets = world.Traces().Open(CoreTrace("packets"));
     if (m_packets != nullptr)
     {
         for (const auto& device : world.Switches())
@@ -74,7 +72,7 @@ NetworkTracer::NetworkTracer(World& world)
         }
     }
 
-    m_queues = world.Traces().Open("queues", {"time_ns", "node", "port", "bytes", "frames"});
+    m_queues = world.Traces().Open(CoreTrace("queues"));
     if (m_queues != nullptr)
     {
         m_samplePs = outputs.DurationNs("queue_sample_interval") * kPsPerNs;

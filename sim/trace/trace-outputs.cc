@@ -10,17 +10,18 @@ TraceOutputs::TraceOutputs(std::string runDir, std::set<std::string> enabled)
 }
 
 CsvWriter*
-TraceOutputs::Open(const std::string& name, const std::vector<std::string>& columns)
+TraceOutputs::Open(const TraceSchema& trace)
 {
-    if (!Enabled(name))
+    if (!Enabled(trace.name))
     {
         return nullptr;
     }
-    auto& writer = m_writers[name];
+    auto& writer = m_writers[trace.name];
     if (!writer)
     {
-        writer = std::make_unique<CsvWriter>(m_runDir + "/" + name + ".csv", columns);
-        m_files.insert(name + ".csv");
+        writer = std::make_unique<CsvWriter>(m_runDir + "/" + trace.name + ".csv",
+                                             trace.ColumnNames());
+        m_files.insert(trace.name + ".csv");
     }
     return writer.get();
 }

@@ -2,6 +2,7 @@
 #define INCSIM_TRACE_TRACE_OUTPUTS_H
 
 #include "sim/trace/csv-writer.h"
+#include "sim/trace/trace-schema.h"
 
 #include <map>
 #include <memory>
@@ -21,8 +22,9 @@ class TraceOutputs
     TraceOutputs(std::string runDir, std::set<std::string> enabled);
 
     bool Enabled(const std::string& name) const { return m_enabled.count(name) > 0; }
-    /// <runDir>/<name>.csv, created on first use; the same writer for repeated calls.
-    CsvWriter* Open(const std::string& name, const std::vector<std::string>& columns);
+    /// <runDir>/<trace.name>.csv with the declared columns as its header row, created on first
+    /// use; the same writer for repeated calls.
+    CsvWriter* Open(const TraceSchema& trace);
     const std::string& RunDir() const { return m_runDir; }
     /// Records a file written by other means (e.g. pcap), relative to the run directory.
     void AddFile(const std::string& relativePath) { m_files.insert(relativePath); }

@@ -9,6 +9,7 @@
 #include "sim/runner/runner.h"
 #include "sim/runner/version.h"
 #include "sim/scenario/scenario.h"
+#include "sim/trace/trace-outputs.h"
 #include "tools/experiment/results-db.h"
 
 #include "p4/runtime/v1model.h"
@@ -266,4 +267,20 @@ TEST_CASE("Exit statuses say what went wrong, the same for every command", "[res
     const CommandResult version = Incsim("--version", dir);
     CHECK(version.status == 0);
     CHECK(version.out.find(IncsimVersion()) != std::string::npos);
+}
+
+TEST_CASE("A trace's header comes from its declaration, and a row must fill every column",
+          "[results]")
+{
+    TempDir dir;
+    const TraceSchema trace{"t", "a test trace", {{"a", "int", "first"}, {"b", "int", "second"}}};
+    TraceOutputs outputs(dir.Path(), {"t"});
+    CsvWriter* csv = outputs.Open(trace);
+    REQUIRE(csv != nullptr);
+    csv->Row(1, 2);
+    CHECK_THROWS_AS(csv->Row(1, 2, 3), std::logic_error);
+    CHECK_THROWS_AS(csv->Row(1), std::logic_error);
+    outputs.Close();
+    CHECK(ReadFile(dir.File("t.csv")) == "a,b\n1,2\n");
+    CHECK(outputs.Open(TraceSchema{"u", "", {}}) == nullptr);  // not enabled
 }

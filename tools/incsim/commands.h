@@ -18,6 +18,7 @@ void AddValidateCommand(CLI::App& app);
 void AddTopoCommand(CLI::App& app);
 void AddListCommand(CLI::App& app);
 void AddSchemaCommand(CLI::App& app);
+void AddTracesCommand(CLI::App& app);
 void AddObjectsCommand(CLI::App& app);
 void AddP4Command(CLI::App& app);
 void AddSweepCommand(CLI::App& app);

@@ -127,6 +127,7 @@ main(int argc, char** argv)
     AddTopoCommand(app);
     AddListCommand(app);
     AddSchemaCommand(app);
+    AddTracesCommand(app);
     AddObjectsCommand(app);
     AddP4Command(app);
     AddSweepCommand(app);

@@ -1,0 +1,19 @@
+#ifndef INCSIM_ONEPIPE_ONEPIPE_TRACES_H
+#define INCSIM_ONEPIPE_ONEPIPE_TRACES_H
+
+#include "sim/trace/trace-schema.h"
+
+#include <vector>
+
+namespace incsim::onepipe
+{
+
+/// onepipe_sends, onepipe_deliveries, onepipe_failures: what `incsim check` reads.
+const TraceSchema& SendsTrace();
+const TraceSchema& DeliveriesTrace();
+const TraceSchema& FailuresTrace();
+std::vector<TraceSchema> OnePipeTraces();
+
+} // namespace incsim::onepipe
+
+#endif
