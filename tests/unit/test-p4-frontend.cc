@@ -890,6 +890,98 @@ TEST_CASE("the parser recovers and reports several errors, up to the limit", "[p
     CHECK(FindDecl<ast::HeaderDecl>(*recovered, "h")->fields.size() == 2);
 }
 
+namespace
+{
+
+std::string
+Repeat(const std::string& text, size_t times)
+{
+    std::string out;
+    for (size_t i = 0; i < times; ++i)
+    {
+        out += text;
+    }
+    return out;
+}
+
+/// One way of nesting P4 constructs: the declarations and ingress body of a program that
+/// nests `depth` levels deep.
+struct NestingCase
+{
+    const char* name;
+    std::function<std::pair<std::string, std::string>(size_t depth)> make;
+};
+
+const std::vector<NestingCase>&
+NestingCases()
+{
+    static const std::vector<NestingCase> cases = {
+        {"parentheses",
+         [](size_t n) {
+             return std::pair{"", "meta.x = " + Repeat("(", n) + "1" + Repeat(")", n) + ";"};
+         }},
+        {"unary operators", [](size_t n) { return std::pair{"", "meta.x = " + Repeat("~", n) + "meta.x;"}; }},
+        {"casts",
+         [](size_t n) { return std::pair{"", "meta.x = " + Repeat("(bit<8>)", n) + "meta.x;"}; }},
+        {"a left-associative chain",
+         [](size_t n) { return std::pair{"", "meta.x = meta.x" + Repeat(" + meta.x", n) + ";"}; }},
+        {"conditional expressions",
+         [](size_t n) {
+             return std::pair{"", "meta.x = " + Repeat("meta.x == 1 ? 8w1 : ", n) + "8w2;"};
+         }},
+        {"slices of slices",
+         [](size_t n) { return std::pair{"", "meta.x = meta.x" + Repeat("[7:0]", n) + ";"}; }},
+        {"blocks",
+         [](size_t n) { return std::pair{"", Repeat("{", n) + "meta.x = 1;" + Repeat("}", n)}; }},
+        {"if statements",
+         [](size_t n) { return std::pair{"", Repeat("if (meta.x == 1) ", n) + "meta.x = 2;"}; }},
+        {"an else-if chain",
+         [](size_t n) {
+             return std::pair{"", "if (meta.x == 0) meta.x = 1;" +
+                                      Repeat(" else if (meta.x == 1) meta.x = 2;", n)};
+         }},
+        {"tuple types",
+         [](size_t n) {
+             return std::pair{"typedef " + Repeat("tuple<", n) + "bit<8>" + Repeat(">", n) +
+                                  " t_t;",
+                              ""};
+         }},
+        {"a width expression",
+         [](size_t n) {
+             return std::pair{"typedef bit<" + Repeat("(", n) + "8" + Repeat(")", n) + "> w_t;",
+                              ""};
+         }},
+    };
+    return cases;
+}
+
+} // namespace
+
+TEST_CASE("nesting within the limit compiles; deeper is a located error, not a stack overflow",
+          "[p4][frontend]")
+{
+    for (const NestingCase& c : NestingCases())
+    {
+        INFO(c.name);
+        {
+            const auto [decls, body] = c.make(200);
+            p4::Diagnostics diags;
+            CompileText("deep.p4", IngressProgram(decls, body), diags);
+            INFO(diags.Render());
+            CHECK(diags.ErrorCount() == 0);
+        }
+        const auto [decls, body] = c.make(20000);
+        p4::Diagnostics diags;
+        auto program = p4::ParseProgramText("deeper.p4", IngressProgram(decls, body), diags);
+        REQUIRE(program);
+        CHECK(diags.ErrorCount() == 1);
+        const std::string error = FirstErrorLine(diags);
+        CHECK(error.rfind("deeper.p4:", 0) == 0);
+        CHECK(error.find(": error: nesting too deep: more than 256 statements, expressions or "
+                         "types inside each other") != std::string::npos);
+    }
+}
+
 TEST_CASE("bad lexer programs fail with their expected error", "[p4][frontend]")
 {
     CHECK(CheckNegativePrograms(kP4TestDir + "/bad/lexer") >= 6);
