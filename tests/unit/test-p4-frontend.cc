@@ -14,6 +14,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -426,6 +429,24 @@ TEST_CASE("lexer follows line markers back to the original file", "[p4][frontend
     CHECK(tokens[0].location.ToString() == "orig.p4:10:1");
     CHECK(tokens[1].location.ToString() == "dir/other.p4:3:3");
     CHECK(tokens[2].location.ToString() == "orig.p4:7:1");
+}
+
+TEST_CASE("a line marker naming a device or a FIFO is not read for carets", "[p4][frontend]")
+{
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("incsim-fifo-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string fifo = (dir / "pipe.p4").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    for (const std::string& file : {std::string("/dev/zero"), fifo})
+    {
+        INFO(file);
+        p4::Diagnostics diags;
+        const std::string text = "# 3 \"" + file + "\"\nheader h { bit<8> a }\n";
+        p4::Parse(LexText(text, diags), diags);
+        CHECK(FirstErrorLine(diags) == file + ":3:20: error: expected ';' after the field declaration");
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("tokens after an #include name the right file and line", "[p4][frontend]")
