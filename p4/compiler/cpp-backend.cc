@@ -491,7 +491,7 @@ class Generator
         {
             if (!m_errorCodes.count(name))
             {
-                Fail({}, std::string("core.p4 does not declare error.") + name);
+                Fail(WholeProgram(), std::string("core.p4 does not declare error.") + name);
             }
         }
         BindArchitecture();
@@ -537,6 +537,12 @@ class Generator
         }
     }
 
+    /// A location naming the program's file, for errors about the program as a whole.
+    SourceLocation WholeProgram() const
+    {
+        return {m_diags.Sources().Get(m_options.sourcePath)};
+    }
+
     void BindArchitecture()
     {
         const InstanceDecl* main = nullptr;
@@ -549,7 +555,7 @@ class Generator
         }
         if (!main)
         {
-            Fail({}, "the program has no 'main' (V1Switch(...) main;)");
+            Fail(WholeProgram(), "the program has no 'main' (V1Switch(...) main;)");
             return;
         }
         const Declaration* package = NamedDecl(main->type.get());

@@ -461,6 +461,10 @@ SyntaxMessage(const std::string& what)
             text = text.substr(colon + 2);
         }
     }
+    if (text.rfind("[json.exception.", 0) == 0 && text.find("] ") != std::string::npos)
+    {
+        text = text.substr(text.find("] ") + 2);
+    }
     const std::string whilePrefix = "syntax error while parsing ";
     if (text.compare(0, whilePrefix.size(), whilePrefix) == 0)
     {
@@ -495,15 +499,78 @@ struct TokenFinder : nlohmann::json_sax<json>
     bool start_array(std::size_t) override { return true; }
     bool end_array() override { return true; }
 
-    bool parse_error(std::size_t, const std::string& lastToken,
+    bool parse_error(std::size_t position, const std::string& lastToken,
                      const nlohmann::detail::exception&) override
     {
+        m_position = position;
         m_lastToken = lastToken;
         return false;
     }
 
+    size_t m_position = 0;
     std::string m_lastToken;
 };
+
+/// 1-based line and column of the character at `offset` (clamped to the end of `text`).
+std::pair<size_t, size_t>
+LineAndColumn(const std::string& text, size_t offset)
+{
+    offset = std::min(offset, text.size());
+    const size_t line = 1 + std::count(text.begin(), text.begin() + offset, '\n');
+    size_t lineStart = text.rfind('\n', offset == 0 ? std::string::npos : offset - 1);
+    lineStart = (offset == 0 || lineStart == std::string::npos) ? 0 : lineStart + 1;
+    return {line, offset - lineStart + 1};
+}
+
+/// Arrays and objects inside each other deeper than this are refused before parsing: copying,
+/// printing and checking a document all recurse once per level, and no input file of incsim
+/// needs more than a handful.
+constexpr size_t kMaxJsonDepth = 100;
+
+void
+CheckJsonNesting(const std::string& text, const std::string& file)
+{
+    size_t depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (size_t i = 0; i < text.size(); ++i)
+    {
+        const char c = text[i];
+        if (inString)
+        {
+            if (escaped)
+            {
+                escaped = false;
+            }
+            else if (c == '\\')
+            {
+                escaped = true;
+            }
+            else if (c == '"')
+            {
+                inString = false;
+            }
+        }
+        else if (c == '"')
+        {
+            inString = true;
+        }
+        else if (c == '[' || c == '{')
+        {
+            if (++depth > kMaxJsonDepth)
+            {
+                const auto [line, column] = LineAndColumn(text, i);
+                throw JsonSyntaxError(file, line, column,
+                                      "arrays and objects nested more than " +
+                                          std::to_string(kMaxJsonDepth) + " levels deep");
+            }
+        }
+        else if ((c == ']' || c == '}') && depth > 0)
+        {
+            --depth;
+        }
+    }
+}
 
 } // namespace
 
@@ -628,35 +695,32 @@ JsonSyntaxError::JsonSyntaxError(const std::string& file,
 nlohmann::json
 ParseJsonText(const std::string& text, const std::string& file)
 {
+    CheckJsonNesting(text, file);
     try
     {
         return json::parse(text);
     }
-    catch (const json::parse_error& error)
+    catch (const json::exception& error)
     {
-        // error.byte counts the characters read, so the error was seen at byte - 1 (or just
-        // past the end for a truncated file). An unexpected string or number is only seen once
-        // read whole, so point at its first character instead, as compilers do.
-        std::string message = SyntaxMessage(error.what());
-        size_t offset = error.byte == 0 ? 0 : error.byte - 1;
-        if (message.rfind("unexpected string literal", 0) == 0 ||
-            message.rfind("unexpected number literal", 0) == 0)
+        // A syntax error, or a number too large for a double (out_of_range 406). The SAX pass
+        // finds where: `position` counts the characters read, so the error was seen at
+        // position - 1 (or just past the end for a truncated file). A bad string or number is
+        // only seen once read whole, so point at its first character instead, as compilers do.
+        TokenFinder finder;
+        json::sax_parse(text, &finder);
+        const std::string message = SyntaxMessage(error.what());
+        const std::string& token = finder.m_lastToken;
+        size_t offset = finder.m_position == 0 ? 0 : finder.m_position - 1;
+        const bool wholeToken = message.rfind("unexpected string literal", 0) == 0 ||
+                                message.rfind("unexpected number literal", 0) == 0 ||
+                                message.rfind("number overflow", 0) == 0;
+        // The lexer spells control characters as <U+XXXX>; then its length is not the text's.
+        if (wholeToken && !token.empty() && token.size() <= finder.m_position &&
+            token.find("<U+") == std::string::npos)
         {
-            TokenFinder finder;
-            json::sax_parse(text, &finder);
-            const std::string& token = finder.m_lastToken;
-            // The lexer spells control characters as <U+XXXX>; then its length is not the text's.
-            if (!token.empty() && token.size() <= error.byte &&
-                token.find("<U+") == std::string::npos)
-            {
-                offset = error.byte - token.size();
-            }
+            offset = finder.m_position - token.size();
         }
-        offset = std::min(offset, text.size());
-        size_t line = 1 + std::count(text.begin(), text.begin() + offset, '\n');
-        size_t lineStart = text.rfind('\n', offset == 0 ? std::string::npos : offset - 1);
-        lineStart = (offset == 0 || lineStart == std::string::npos) ? 0 : lineStart + 1;
-        size_t column = offset - lineStart + 1;
+        const auto [line, column] = LineAndColumn(text, offset);
         throw JsonSyntaxError(file, line, column, message);
     }
 }

@@ -369,6 +369,35 @@ TEST_CASE("JSON syntax errors are located by line and column", "[scenario]")
     CHECK(what == missing + ": cannot open file: No such file or directory");
 }
 
+TEST_CASE("a number beyond a double and nesting too deep are located JSON errors",
+          "[scenario]")
+{
+    auto syntaxError = [](const std::string& json) {
+        try
+        {
+            incsim::ParseJsonText(json, "x.json");
+        }
+        catch (const incsim::InputError& error)
+        {
+            return std::string(error.what());
+        }
+        return std::string("no error");
+    };
+    // nlohmann reports these as out_of_range, with no position, which used to escape raw.
+    CHECK(syntaxError("{\n  \"seed\": 1e999\n}") ==
+          "x.json:2:11: JSON syntax error: number overflow parsing '1e999'");
+    CHECK(syntaxError("[1, -2e400]") ==
+          "x.json:1:5: JSON syntax error: number overflow parsing '-2e400'");
+    // Copying and printing a document recurse once per level: 100k levels overflowed the stack
+    // when a scenario's error message printed the value.
+    const std::string deep = "{\"name\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    CHECK(syntaxError(deep) ==
+          "x.json:1:109: JSON syntax error: arrays and objects nested more than 100 levels deep");
+    // Brackets inside strings do not count; 100 levels are fine.
+    CHECK(syntaxError("{\"a\": \"[[[[\\\"[[[\"}") == "no error");
+    CHECK(syntaxError(std::string(100, '[') + std::string(100, ']')) == "no error");
+}
+
 // ---- Valid scenarios ----
 
 TEST_CASE("defaults are filled in", "[scenario]")
