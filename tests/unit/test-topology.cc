@@ -489,6 +489,9 @@ TEST_CASE("Topology file errors name the file and the JSON path", "[topology]")
               .rfind("topo.json: /links/0/speed: ", 0) == 0);
     CHECK(FileError("{" + nodes + R"(, "links": [{"a": "h0", "b": "s0", "rate": 10}]})")
               .rfind("topo.json: /links/0/rate: ", 0) == 0);
+    // As in a scenario's /links: a buffer of 0 bytes would drop every packet.
+    CHECK(FileError("{" + nodes + R"(, "links": [{"a": "h0", "b": "s0", "buffer": "0B"}]})") ==
+          "topo.json: /links/0/buffer: expected a size like \"64KiB\" above 0B, got \"0B\"");
     CHECK(FileError(R"({"nodes": [{"name": "h0", "kind": "router"}]})")
               .rfind("topo.json: /nodes/0/kind: ", 0) == 0);
     CHECK(FileError(R"({"links": []})").rfind("topo.json: /nodes: ", 0) == 0);
