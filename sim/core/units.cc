@@ -139,7 +139,7 @@ Format(uint64_t value, const std::array<Unit, N>& units, size_t firstIndex)
 std::optional<int64_t>
 ParseDurationNs(std::string_view text)
 {
-    auto ns = Parse(text, kDurationUnits, std::numeric_limits<int64_t>::max());
+    auto ns = Parse(text, kDurationUnits, kMaxDurationNs);
     return ns ? std::optional<int64_t>(static_cast<int64_t>(*ns)) : std::nullopt;
 }
 

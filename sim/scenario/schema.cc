@@ -387,6 +387,29 @@ UnitHint(SpecKind kind, const std::string& text)
     {
         return "";
     }
+    // The number times one unit, roughly: enough to tell a value too large from a fraction.
+    const long double number = std::strtold(text.substr(0, i).c_str(), nullptr);
+    switch (kind)
+    {
+    case SpecKind::Duration:
+        if (number * static_cast<long double>(*ParseDurationNs(scaled)) > kMaxDurationNs)
+        {
+            return ": too large (at most " + FormatDuration(kMaxDurationNs) + ")";
+        }
+        break;
+    case SpecKind::Rate:
+        if (number * static_cast<long double>(*ParseRateBps(scaled)) > UINT64_MAX)
+        {
+            return ": too large (at most " + std::to_string(UINT64_MAX) + "bps)";
+        }
+        break;
+    default:
+        if (number * static_cast<long double>(*ParseSizeBytes(scaled)) > UINT64_MAX)
+        {
+            return ": too large (at most " + std::to_string(UINT64_MAX) + "B)";
+        }
+        break;
+    }
     switch (kind)
     {
     case SpecKind::Duration:
