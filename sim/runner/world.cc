@@ -159,6 +159,16 @@ World::BuildNodes()
         if (info.kind == NodeKind::Switch)
         {
             auto device = ns3::CreateObject<SwitchDevice>();
+            // egress_spec names the CPU by a port number (below v1model's drop port 511), so
+            // data ports must stay below it.
+            if (m_topology.NumPorts(node) > device->CpuPort())
+            {
+                throw InputError(m_scenario.File(), "/topology",
+                                 fmt::format("switch {} has {} ports, but port {} addresses its "
+                                             "CPU, so a switch has at most {}",
+                                             info.name, m_topology.NumPorts(node),
+                                             device->CpuPort(), device->CpuPort()));
+            }
             device->SetAttribute("Priorities", ns3::UintegerValue(sw.Int("priorities")));
             device->SetAttribute("CpuServiceTime",
                                  ns3::TimeValue(ns3::NanoSeconds(sw.DurationNs("cpu_service_time"))));

@@ -199,3 +199,30 @@ TEST_CASE("aggregated routes send every destination where the computed routes do
         }
     }
 }
+
+TEST_CASE("a switch with more ports than the CPU port's number is an input error",
+          "[p4][switch]")
+{
+    // egress_spec 255 is the CPU: a 256th port was unreachable, and routes to port 512 failed
+    // with the P4 runtime's error about a 9-bit parameter, naming no file.
+    for (const int hosts : {256, 600})
+    {
+        INFO(hosts);
+        try
+        {
+            TestWorld world(R"({"duration": "1ms", "protocol": {"name": "udp"},
+                                "topology": {"generator": "star", "params": {"hosts": )" +
+                            std::to_string(hosts) + "}}}");
+            FAIL("no error");
+        }
+        catch (const InputError& error)
+        {
+            CHECK(std::string(error.what()) ==
+                  "test.json: /topology: switch s0 has " + std::to_string(hosts) +
+                      " ports, but port 255 addresses its CPU, so a switch has at most 255");
+        }
+    }
+    TestWorld largest(R"({"duration": "1ms", "protocol": {"name": "udp"},
+                          "topology": {"generator": "star", "params": {"hosts": 255}}})");
+    CHECK(largest.Switch("s0").NumPorts() == 255);
+}
