@@ -15,6 +15,7 @@
 #include "protocols/udp/udp-protocol.h"
 #include "sim/core/diagnostics.h"
 #include "sim/runner/build-topology.h"
+#include "sim/runner/simulation.h"
 #include "sim/scenario/scenario.h"
 #include "sim/topology/routing.h"
 #include "sim/topology/topology-file.h"
@@ -23,9 +24,13 @@
 #include <SwitchPrograms.h>
 #include <TestPrograms.h>
 
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
 #include <cxxabi.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iterator>
 #include <memory>
 #include <typeinfo>
@@ -47,6 +52,19 @@ const std::string kNoDirectory = "/nonexistent-incsim-fuzz";
 // (1.4M). Larger ones are valid but take seconds under ASan, which the fuzzer would take for
 // a hang; their sizes are checked by RequireGeneratedSize and EcmpRoutes' own limit.
 constexpr size_t kFuzzRouteSlots = 1 << 21;
+
+/// Where a scenario's traces go: one directory per process, reused.
+const std::string&
+ScratchDirectory()
+{
+    static const std::string dir = [] {
+        const auto path = std::filesystem::temp_directory_path() /
+                          ("incsim-fuzz-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(path);
+        return path.string();
+    }();
+    return dir;
+}
 
 bool
 RoutesWithinFuzzBudget(const Topology& topology)
@@ -77,6 +95,8 @@ void
 RegisterComponents()
 {
     static const bool registered = [] {
+        // Warnings about odd but valid inputs would only slow the fuzzer down.
+        spdlog::set_level(spdlog::level::off);
         RegisterTopologyGenerators();
         RegisterUdpProtocol();
         onepipe::RegisterOnePipeProtocol();
@@ -107,6 +127,8 @@ ScenarioTarget(std::string_view input)
         {
             CheckRoutingDag(topology, routes);
         }
+        // The rest of `incsim validate`: the ns-3 world, the protocol, faults, traces.
+        const Simulation simulation(scenario, ScratchDirectory());
         return Accepted();
     }
     catch (const InputError& error)

@@ -38,8 +38,9 @@ class UnlocatedError : public std::logic_error
 using Target = Outcome (*)(std::string_view input);
 
 /// The targets by name:
-///   scenario  a scenario file: JSON, schema, topology (generator; a topology file path does
-///             not resolve), routes and the DAG check, as `incsim validate` before ns-3
+///   scenario  a scenario file, as `incsim validate` checks it: JSON, schema, topology
+///             (generator; a topology file path does not resolve), routes, the DAG check, then
+///             the ns-3 world with its protocol, faults and traces (into a scratch directory)
 ///   topology  a topology file: JSON, schema, graph, routes
 ///   p4        a P4 program: lexer, parser, checker, C++ back end, with the tokens of incsim's
 ///             core.p4 and v1model.p4 (preprocessed and lexed once) in front of its own; its
