@@ -444,7 +444,8 @@ TEST_CASE("a line marker naming a device or a FIFO is not read for carets", "[p4
         p4::Diagnostics diags;
         const std::string text = "# 3 \"" + file + "\"\nheader h { bit<8> a }\n";
         p4::Parse(LexText(text, diags), diags);
-        CHECK(FirstErrorLine(diags) == file + ":3:20: error: expected ';' after the field declaration");
+        CHECK(FirstErrorLine(diags) ==
+              file + ":3:20: error: expected ';' after the field declaration");
     }
     std::filesystem::remove_all(dir);
 }
@@ -941,7 +942,8 @@ NestingCases()
          [](size_t n) {
              return std::pair{"", "meta.x = " + Repeat("(", n) + "1" + Repeat(")", n) + ";"};
          }},
-        {"unary operators", [](size_t n) { return std::pair{"", "meta.x = " + Repeat("~", n) + "meta.x;"}; }},
+        {"unary operators",
+         [](size_t n) { return std::pair{"", "meta.x = " + Repeat("~", n) + "meta.x;"}; }},
         {"casts",
          [](size_t n) { return std::pair{"", "meta.x = " + Repeat("(bit<8>)", n) + "meta.x;"}; }},
         {"a left-associative chain",
@@ -978,7 +980,8 @@ NestingCases()
 
 } // namespace
 
-TEST_CASE("nesting within the limit compiles; deeper is a located error, not a stack overflow",
+TEST_CASE("nesting within the limit compiles, and deeper is a located error, not a stack "
+          "overflow",
           "[p4][frontend]")
 {
     for (const NestingCase& c : NestingCases())

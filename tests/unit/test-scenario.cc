@@ -397,7 +397,8 @@ TEST_CASE("a number beyond a double and nesting too deep are located JSON errors
           "x.json:1:5: JSON syntax error: number overflow parsing '-2e400'");
     // Copying and printing a document recurse once per level: 100k levels overflowed the stack
     // when a scenario's error message printed the value.
-    const std::string deep = "{\"name\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    const std::string deep =
+        "{\"name\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
     CHECK(syntaxError(deep) ==
           "x.json:1:109: JSON syntax error: arrays and objects nested more than 100 levels deep");
     // Brackets inside strings do not count; 100 levels are fine.
