@@ -6,13 +6,14 @@
 In a document, a fenced block right after the line `<!-- file: NAME -->` is written to NAME in
 a scratch directory, and a fenced block right after `<!-- run -->` holds commands: each line
 starting with `$ ` is run there, and the lines up to the next command are what it must print
-(stdout and stderr together, line-buffered so that they interleave as on a terminal). In the
+(stdout and stderr together, on a pseudo-terminal so that they interleave as for a user). In the
 scratch directory `incsim` is the built binary, and p4/, tests/ and scenarios/ are the source
 tree's. A document without examples fails: it would test nothing.
 """
 
 import difflib
 import os
+import pty
 import re
 import subprocess
 import sys
@@ -55,6 +56,26 @@ def commands(body):
     return [(command, "\n".join(output).rstrip()) for command, output in pairs]
 
 
+def run_on_terminal(command, cwd, env):
+    """What `command` prints on a terminal: stdout and stderr interleaved, line-buffered."""
+    master, slave = pty.openpty()
+    process = subprocess.Popen(["bash", "-c", command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                               stdout=slave, stderr=slave)
+    os.close(slave)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the terminal closed
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(master)
+    process.wait()
+    return output.decode().replace("\r\n", "\n").rstrip()
+
+
 def check(doc, incsim, source, scratch):
     examples = blocks(open(doc).read())
     if not examples:
@@ -72,10 +93,7 @@ def check(doc, incsim, source, scratch):
             continue
         for command, expected in commands(body):
             ran += 1
-            result = subprocess.run(["stdbuf", "-oL", "-eL", "bash", "-c", command], cwd=scratch,
-                                    env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                    text=True)
-            got = "\n".join(l.rstrip() for l in result.stdout.rstrip().split("\n"))
+            got = "\n".join(l.rstrip() for l in run_on_terminal(command, scratch, env).split("\n"))
             if got != expected:
                 ok = False
                 print(f"{doc}:{line}: $ {command}")
