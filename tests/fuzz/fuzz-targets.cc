@@ -53,17 +53,28 @@ const std::string kNoDirectory = "/nonexistent-incsim-fuzz";
 // a hang; their sizes are checked by RequireGeneratedSize and EcmpRoutes' own limit.
 constexpr size_t kFuzzRouteSlots = 1 << 21;
 
-/// Where a scenario's traces go: one directory per process, reused.
+/// Where a scenario's traces go: one directory per process, reused, removed at exit.
 const std::string&
 ScratchDirectory()
 {
-    static const std::string dir = [] {
-        const auto path = std::filesystem::temp_directory_path() /
-                          ("incsim-fuzz-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(path);
-        return path.string();
-    }();
-    return dir;
+    struct Directory
+    {
+        Directory()
+            : path((std::filesystem::temp_directory_path() /
+                    ("incsim-fuzz-" + std::to_string(::getpid())))
+                       .string())
+        {
+            std::filesystem::create_directories(path);
+        }
+        ~Directory()
+        {
+            std::error_code ignored;
+            std::filesystem::remove_all(path, ignored);
+        }
+        std::string path;
+    };
+    static const Directory dir;
+    return dir.path;
 }
 
 bool
