@@ -4,6 +4,8 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git cpp
+  # clang with libFuzzer, ASan and UBSan: the fuzzers (tests/fuzz, docs/fuzzing.md)
+  clang libclang-rt-14-dev
   ns3 libns3-dev libgsl-dev
   libboost-graph-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
   catch2 libcli11-dev libsqlite3-dev sqlite3 libbenchmark-dev

@@ -10,6 +10,10 @@ namespace
 Topology
 BuildDumbbell(const ParamView& params, const LinkParams& link)
 {
+    RequireGeneratedSize(params,
+                         static_cast<double>(params.Int("left")) +
+                             static_cast<double>(params.Int("right")),
+                         2);
     const auto left = static_cast<uint32_t>(params.Int("left"));
     const auto right = static_cast<uint32_t>(params.Int("right"));
     LinkParams bottleneck = link;

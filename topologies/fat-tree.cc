@@ -11,6 +11,13 @@ namespace
 Topology
 BuildFatTree(const ParamView& params, const LinkParams& link)
 {
+    const double kAsGiven = static_cast<double>(params.Int("k"));
+    RequireGeneratedSize(params,
+                         kAsGiven * (kAsGiven / 2) *
+                             (params.Has("hosts_per_edge")
+                                  ? static_cast<double>(params.Int("hosts_per_edge"))
+                                  : kAsGiven / 2),
+                         kAsGiven * kAsGiven * 5 / 4);
     const auto k = static_cast<uint32_t>(params.Int("k"));
     const uint32_t half = k / 2;
     const auto hostsPerEdge =

@@ -12,6 +12,11 @@ namespace
 Topology
 BuildLeafSpine(const ParamView& params, const LinkParams& link)
 {
+    RequireGeneratedSize(params,
+                         static_cast<double>(params.Int("leaves")) *
+                             static_cast<double>(params.Int("hosts_per_leaf")),
+                         static_cast<double>(params.Int("leaves")) +
+                             static_cast<double>(params.Int("spines")));
     const auto leaves = static_cast<uint32_t>(params.Int("leaves"));
     const auto spines = static_cast<uint32_t>(params.Int("spines"));
     const auto hostsPerLeaf = static_cast<uint32_t>(params.Int("hosts_per_leaf"));

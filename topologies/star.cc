@@ -10,6 +10,7 @@ namespace
 Topology
 BuildStar(const ParamView& params, const LinkParams& link)
 {
+    RequireGeneratedSize(params, static_cast<double>(params.Int("hosts")), 1);
     const auto hosts = static_cast<uint32_t>(params.Int("hosts"));
     Topology topology;
     for (uint32_t i = 0; i < hosts; ++i)

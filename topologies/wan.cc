@@ -246,7 +246,7 @@ ReadLayout(const ParamView& params, const LinkParams& link)
     WanLayout layout;
     layout.sites = sites.names;
     layout.oneWayNs = sites.oneWayNs;
-    layout.hostsAt.assign(n, static_cast<uint32_t>(params.Int("hosts_per_site")));
+    double hosts = static_cast<double>(params.Int("hosts_per_site")) * static_cast<double>(n);
     if (params.Has("site_hosts"))
     {
         const ParamView counts = params.Get("site_hosts");
@@ -256,6 +256,17 @@ ReadLayout(const ParamView& params, const LinkParams& link)
                         "has " + std::to_string(counts.Size()) + " entries but there are " +
                             std::to_string(n) + " sites");
         }
+        hosts = 0;
+        for (size_t s = 0; s < n; ++s)
+        {
+            hosts += static_cast<double>(counts.At(s).AsInt());
+        }
+    }
+    RequireGeneratedSize(params, hosts, static_cast<double>(n));
+    layout.hostsAt.assign(n, static_cast<uint32_t>(params.Int("hosts_per_site")));
+    if (params.Has("site_hosts"))
+    {
+        const ParamView counts = params.Get("site_hosts");
         for (size_t s = 0; s < n; ++s)
         {
             layout.hostsAt[s] = static_cast<uint32_t>(counts.At(s).AsInt());

@@ -426,6 +426,10 @@ class Checker
         if (const auto* name = expression.As<NameExpr>())
         {
             const auto* constant = name->resolved ? name->resolved->As<ConstDecl>() : nullptr;
+            if (const auto folded = m_constValues.find(constant); folded != m_constValues.end())
+            {
+                return folded->second;
+            }
             if (constant && constant->value)
             {
                 return EvalConst(*constant->value, depth + 1);
@@ -542,6 +546,9 @@ class Checker
             {
                 CheckExpression(*constant->value);
                 CheckAssign(constant->type.get(), *constant->value);
+                // Folded once here, so that a use of the constant is a lookup: a chain of
+                // constants built from the ones before is neither deep nor exponential.
+                m_constValues[constant] = EvalConst(*constant->value);
             }
             Declare(declaration);
         }
@@ -687,10 +694,12 @@ class Checker
             CheckParameters(action->params);
             Context saved = m_context;
             m_context = Context::Action;
+            m_action = action;
             if (action->body)
             {
                 CheckBlock(*action->body);
             }
+            m_action = nullptr;
             m_context = saved;
         }
         else if (auto* table = declaration.As<TableDecl>())
@@ -1844,6 +1853,11 @@ class Checker
             {
                 m_diags.Error(call.location, "an action cannot be called from a parser");
             }
+            if (chosen == m_action)
+            {
+                m_diags.Error(call.location, "action '" + m_action->name +
+                                                 "' calls itself; P4 does not allow recursion");
+            }
             CheckArgumentTypes(*chosen, call.args);
             if (const auto* function = chosen->As<FunctionDecl>())
             {
@@ -2092,6 +2106,10 @@ class Checker
     std::map<std::string, const EnumMember*> m_errorMembers;
     std::map<std::string, const EnumMember*> m_matchKinds;
     std::map<const Declaration*, const Type*> m_memberTypes;
+    /// Each constant's folded value (nullopt: not a 64-bit compile-time constant).
+    std::map<const ConstDecl*, std::optional<uint64_t>> m_constValues;
+    /// The action whose body is being checked, if any.
+    const ActionDecl* m_action = nullptr;
     std::map<std::pair<uint32_t, bool>, const Type*> m_bits;
     std::map<std::pair<const Declaration*, std::string>, const Type*> m_named;
     const Type* m_bool = nullptr;

@@ -81,6 +81,9 @@ constexpr MetadataRole kMetadataRoles[] = {
     {"deq_qdepth", "deqQdepth", false, true, false, false},
 };
 
+/// The most operations a constant that does not fold may expand to where it is used.
+constexpr size_t kMaxInlinedConstant = 4096;
+
 /// v1model's HashAlgorithm members that incsim implements, as p4rt::HashAlgorithm names.
 const std::map<std::string, std::string> kHashAlgorithms = {
     {"crc16", "Crc16"},         {"crc32", "Crc32"},   {"crc16_custom", "Crc16Custom"},
@@ -413,8 +416,59 @@ class Generator
     // Collection: the architecture binding, objects, names
     // -----------------------------------------------------------------------------------
 
+    /// Folds every constant once, in declaration order (a use always comes after it), so that
+    /// EvalConst looks a constant up instead of walking its chain of definitions again. A
+    /// constant that does not fold is inlined at each use; its inlined size is bounded, since a
+    /// chain of constants that each use the one before twice doubles at every step.
+    void FoldConstants(const Node& node)
+    {
+        if (const auto* constant = node.As<ConstDecl>(); constant && constant->value)
+        {
+            const std::optional<uint64_t> value = EvalConst(*constant->value);
+            m_constValues[constant] = value;
+            // EvalConst keeps the low 64 bits of a wider value, which uses do not take.
+            const bool folds = value && !IsWide(constant->type.get());
+            const size_t size = folds ? 1 : InlinedSize(*constant->value);
+            m_constSizes[constant] = size;
+            // Only the first: the constants built on it are as large.
+            if (size > kMaxInlinedConstant && !m_constantTooLarge)
+            {
+                m_constantTooLarge = true;
+                Unsupported(constant->location, "constant '" + constant->name + "'",
+                            fmt::format("it is not a compile-time value of up to 64 bits, so "
+                                        "each use repeats its expression, which expands to "
+                                        "more than {} operations",
+                                        kMaxInlinedConstant));
+            }
+        }
+        ForEachChild(node, [&](const Node& child) { FoldConstants(child); });
+    }
+
+    /// Operations in `expression` with every constant it uses inlined (saturating just past
+    /// kMaxInlinedConstant).
+    size_t InlinedSize(const Node& expression) const
+    {
+        size_t size = 1;
+        if (const auto* name = expression.As<NameExpr>())
+        {
+            const auto* constant = name->resolved ? name->resolved->As<ConstDecl>() : nullptr;
+            if (const auto found = m_constSizes.find(constant); found != m_constSizes.end())
+            {
+                size = found->second;
+            }
+        }
+        ForEachChild(expression, [&](const Node& child) {
+            size = std::min(size + InlinedSize(child), kMaxInlinedConstant + 1);
+        });
+        return size;
+    }
+
     void Collect()
     {
+        for (const auto& decl : m_program.declarations)
+        {
+            FoldConstants(*decl);
+        }
         for (const auto& decl : m_program.declarations)
         {
             if (const auto* errorDecl = decl->As<ErrorDecl>())
@@ -438,7 +492,7 @@ class Generator
         {
             if (!m_errorCodes.count(name))
             {
-                Fail({}, std::string("core.p4 does not declare error.") + name);
+                Fail(WholeProgram(), std::string("core.p4 does not declare error.") + name);
             }
         }
         BindArchitecture();
@@ -484,6 +538,12 @@ class Generator
         }
     }
 
+    /// A location naming the program's file, for errors about the program as a whole.
+    SourceLocation WholeProgram() const
+    {
+        return {m_diags.Sources().Get(m_options.sourcePath)};
+    }
+
     void BindArchitecture()
     {
         const InstanceDecl* main = nullptr;
@@ -496,7 +556,7 @@ class Generator
         }
         if (!main)
         {
-            Fail({}, "the program has no 'main' (V1Switch(...) main;)");
+            Fail(WholeProgram(), "the program has no 'main' (V1Switch(...) main;)");
             return;
         }
         const Declaration* package = NamedDecl(main->type.get());
@@ -857,12 +917,16 @@ class Generator
         if (const auto* name = expression.As<NameExpr>())
         {
             const auto* constant = name->resolved ? name->resolved->As<ConstDecl>() : nullptr;
-            if (constant && constant->value)
+            std::optional<uint64_t> value;
+            if (const auto folded = m_constValues.find(constant); folded != m_constValues.end())
             {
-                const auto value = EvalConst(*constant->value, depth + 1);
-                return value ? std::optional<uint64_t>(fit(*value)) : std::nullopt;
+                value = folded->second;
             }
-            return std::nullopt;
+            else if (constant && constant->value)
+            {
+                value = EvalConst(*constant->value, depth + 1);
+            }
+            return value ? std::optional<uint64_t>(fit(*value)) : std::nullopt;
         }
         if (const auto* member = expression.As<MemberExpr>())
         {
@@ -1137,6 +1201,11 @@ class Generator
         }
         if (const auto* constant = decl ? decl->As<ConstDecl>() : nullptr)
         {
+            if (const auto folded = m_constValues.find(constant);
+                folded != m_constValues.end() && folded->second && IsBool(constant->type.get()))
+            {
+                return *folded->second ? "true" : "false";
+            }
             if (constant->value)
             {
                 if (IsWide(constant->type.get()))
@@ -3377,6 +3446,10 @@ class Generator
     std::map<std::string, uint32_t> m_errorCodes;
     std::map<const Declaration*, uint32_t> m_errorOfMember;
     std::map<const Declaration*, const EnumDecl*> m_enumOf;
+    /// Every constant's folded value (nullopt: inlined at each use), and its inlined size.
+    std::map<const ConstDecl*, std::optional<uint64_t>> m_constValues;
+    std::map<const ConstDecl*, size_t> m_constSizes;
+    bool m_constantTooLarge = false;
 
     std::map<const Declaration*, std::string> m_names;
     std::vector<std::pair<const VariableDecl*, std::string>> m_blockVariables;

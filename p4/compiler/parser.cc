@@ -26,6 +26,16 @@ struct TooManyErrors
 {
 };
 
+// Thrown after reporting that constructs nest deeper than kMaxNesting; caught at the top.
+struct NestingTooDeep
+{
+};
+
+// Statements, expressions and types inside each other, counted as the syntax tree grows in
+// depth. The checker and the back end walk that tree recursively, so a bound here keeps every
+// later phase within the stack; hand-written programs stay far below it.
+constexpr size_t kMaxNesting = 256;
+
 template <typename T>
 Ptr<T>
 Make(const SourceLocation& location)
@@ -118,6 +128,38 @@ class Parser
     template <typename F>
     void ParseBraced(const Token& open, F&& item);
 
+    // --- Nesting -----------------------------------------------------------------------------
+    /// Holds the levels of nesting that one parse function adds (one per Enter) until it
+    /// returns. Entering past kMaxNesting reports the construct at Peek() and stops parsing.
+    class Nesting
+    {
+      public:
+        explicit Nesting(Parser& parser)
+            : m_parser(parser)
+        {
+        }
+        Nesting(const Nesting&) = delete;
+        Nesting& operator=(const Nesting&) = delete;
+        ~Nesting() { m_parser.m_nesting -= m_levels; }
+
+        void Enter()
+        {
+            ++m_levels;
+            if (++m_parser.m_nesting > kMaxNesting)
+            {
+                m_parser.m_diags.Error(m_parser.Peek().location,
+                                       "nesting too deep: more than " +
+                                           std::to_string(kMaxNesting) +
+                                           " statements, expressions or types inside each other");
+                throw NestingTooDeep{};
+            }
+        }
+
+      private:
+        Parser& m_parser;
+        size_t m_levels = 0;
+    };
+
     // --- Names and types ---------------------------------------------------------------------
     /// Identifiers, plus keywords P4 allows as names (apply, key, actions, state, entries, type,
     /// priority): t.apply(), standard_metadata.priority, CounterType type.
@@ -205,6 +247,8 @@ class Parser
     size_t m_pos = 0;
     Diagnostics& m_diags;
     std::vector<std::set<std::string>> m_typeScopes;
+    /// Levels of nesting open at the current token (see Nesting).
+    size_t m_nesting = 0;
     /// >0 while trying a parse that may fail quietly (annotation bodies).
     int m_quiet = 0;
     bool m_quietFailed = false;
@@ -624,9 +668,12 @@ Parser::ParensHoldComma(size_t at) const
 Ptr<ast::Type>
 Parser::ParseType()
 {
+    Nesting nesting(*this);
+    nesting.Enter();
     Ptr<ast::Type> type = ParseNonStackType();
     while (At(TokenKind::LBracket))
     {
+        nesting.Enter();
         auto stack = Make<ast::StackType>(Advance().location);
         stack->element = std::move(type);
         stack->size = ParseExpression();
@@ -1631,6 +1678,8 @@ Parser::ParseBlock()
 Ptr<ast::Statement>
 Parser::ParseStatement()
 {
+    Nesting nesting(*this);
+    nesting.Enter();
     ast::Annotations annotations = ParseAnnotations();
     Ptr<ast::Statement> statement = ParseStatementBody();
     if (statement && !annotations.empty())
@@ -1939,6 +1988,8 @@ PeekBinaryOperator(const Token& token, const Token& next)
 Ptr<ast::Expression>
 Parser::ParseExpression()
 {
+    Nesting nesting(*this);
+    nesting.Enter();
     Ptr<ast::Expression> condition = ParseBinary(prec::kOr);
     if (!At(TokenKind::Question))
     {
@@ -1955,6 +2006,8 @@ Parser::ParseExpression()
 Ptr<ast::Expression>
 Parser::ParseBinary(int minPrecedence)
 {
+    // Each operator of a left-associative chain puts the tree so far one level deeper.
+    Nesting nesting(*this);
     Ptr<ast::Expression> left = ParseUnary();
     while (true)
     {
@@ -1963,6 +2016,7 @@ Parser::ParseBinary(int minPrecedence)
         {
             return left;
         }
+        nesting.Enter();
         SourceLocation location = Peek().location;
         location.length = static_cast<uint32_t>(op->tokens);
         for (size_t i = 0; i < op->tokens; ++i)
@@ -2011,6 +2065,7 @@ Parser::StartsCast() const
 Ptr<ast::Expression>
 Parser::ParseUnary()
 {
+    Nesting nesting(*this);
     ast::UnaryOp op;
     switch (Peek().kind)
     {
@@ -2029,6 +2084,7 @@ Parser::ParseUnary()
     case TokenKind::LParen:
         if (StartsCast())
         {
+            nesting.Enter();
             auto cast = Make<ast::CastExpr>(Advance().location);
             cast->target = ParseType();
             Expect(TokenKind::RParen);
@@ -2039,6 +2095,7 @@ Parser::ParseUnary()
     default:
         return ParsePostfix();
     }
+    nesting.Enter();
     auto unary = Make<ast::UnaryExpr>(Advance().location);
     unary->op = op;
     unary->operand = ParseUnary();
@@ -2048,9 +2105,18 @@ Parser::ParseUnary()
 Ptr<ast::Expression>
 Parser::ParsePostfix()
 {
+    // Each member access, index, slice or call wraps the expression so far.
+    Nesting nesting(*this);
     Ptr<ast::Expression> expression = ParsePrimary();
     while (true)
     {
+        const bool postfix = At(TokenKind::Dot) || At(TokenKind::LBracket) ||
+                             At(TokenKind::LParen) ||
+                             (At(TokenKind::Lt) && LooksLikeTypeArgs(m_pos));
+        if (postfix)
+        {
+            nesting.Enter();
+        }
         if (At(TokenKind::Dot))
         {
             Advance();
@@ -2308,6 +2374,10 @@ Parser::ParseProgram()
     {
         // Reported by Diagnostics::Render(); what was parsed so far is returned.
     }
+    catch (const NestingTooDeep&)
+    {
+        // Reported where it was found; what was parsed so far is returned.
+    }
     return program;
 }
 
@@ -2328,6 +2398,10 @@ Parser::ParseSingleExpression()
         return nullptr;
     }
     catch (const TooManyErrors&)
+    {
+        return nullptr;
+    }
+    catch (const NestingTooDeep&)
     {
         return nullptr;
     }

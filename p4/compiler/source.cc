@@ -1,5 +1,6 @@
 #include "p4/compiler/source.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -163,8 +164,11 @@ SourceManager::Get(const std::string& name)
     }
     std::string text;
     bool loaded = false;
-    // Names like "<built-in>" or "<stdin>" are cpp's pseudo-files: nothing to read.
-    if (!name.empty() && name.front() != '<')
+    // Names like "<built-in>" or "<stdin>" are cpp's pseudo-files: nothing to read. A line
+    // marker may name anything, so only regular files are read: /dev/zero never ends and a
+    // FIFO blocks.
+    std::error_code error;
+    if (!name.empty() && name.front() != '<' && std::filesystem::is_regular_file(name, error))
     {
         std::ifstream in(name, std::ios::binary);
         if (in)

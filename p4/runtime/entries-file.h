@@ -2,7 +2,7 @@
 #define INCSIM_P4RT_ENTRIES_FILE_H
 
 // Control-plane state from a JSON file: table entries, default actions, multicast groups,
-// clone sessions and register contents, all by P4 name.
+// clone sessions and register contents, all by P4 name (docs/entries.md).
 //
 // {
 //   "tables": [

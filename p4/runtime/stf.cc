@@ -91,6 +91,20 @@ ParseUnsigned(std::string_view s, const char* what)
     return value->Low64();
 }
 
+/// Group ids, replication ids and sessions are 32-bit: a larger number is an error, not the
+/// number's low bits.
+uint32_t
+ParseUint32(std::string_view s, const char* what)
+{
+    const auto value = ParseValue(s);
+    if (!value || !value->FitsIn(32))
+    {
+        throw LineError{fmt::format("expected {} (a number up to {}), got '{}'", what, UINT32_MAX,
+                                    s)};
+    }
+    return static_cast<uint32_t>(value->Low64());
+}
+
 uint32_t
 ParsePort(std::string_view s)
 {
@@ -409,7 +423,7 @@ ParseLine(std::string_view line, int lineNo)
     {
         cmd.kind = Kind::McGroupCreate;
         ExpectArgs(words, 1, 1, "mc_mgrp_create <group>");
-        cmd.numbers.push_back(ParseUnsigned(words[1], "a group id"));
+        cmd.numbers.push_back(ParseUint32(words[1], "a group id"));
     }
     else if (keyword == "mc_node_create")
     {
@@ -421,7 +435,7 @@ ParseLine(std::string_view line, int lineNo)
             {
                 throw LineError{"LAG members in mc_node_create are not supported"};
             }
-            cmd.numbers.push_back(i == 1 ? ParseUnsigned(words[i], "a replication id")
+            cmd.numbers.push_back(i == 1 ? ParseUint32(words[i], "a replication id")
                                          : ParsePort(words[i]));
         }
     }
@@ -429,14 +443,14 @@ ParseLine(std::string_view line, int lineNo)
     {
         cmd.kind = Kind::McNodeAssociate;
         ExpectArgs(words, 2, 2, "mc_node_associate <group> <node handle>");
-        cmd.numbers = {ParseUnsigned(words[1], "a group id"),
+        cmd.numbers = {ParseUint32(words[1], "a group id"),
                        ParseUnsigned(words[2], "a node handle")};
     }
     else if (keyword == "mirroring_add")
     {
         cmd.kind = Kind::MirroringAdd;
         ExpectArgs(words, 2, 2, "mirroring_add <session> <port>");
-        cmd.numbers = {ParseUnsigned(words[1], "a session id"), ParsePort(words[2])};
+        cmd.numbers = {ParseUint32(words[1], "a session id"), ParsePort(words[2])};
     }
     else if (keyword == "register_write" || keyword == "check_register")
     {

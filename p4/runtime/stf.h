@@ -5,7 +5,7 @@
 // packets to inject and packets to expect. incsim runs it against a generated pipeline with
 // no ns-3 around it (as p4c's eBPF "test" target does).
 //
-// Syntax (one command per line; '#' starts a comment; keywords are case-insensitive):
+// Syntax (docs/stf.md; one command per line; '#' starts a comment; keywords are case-insensitive):
 //
 //   add <table> [<priority>] <field>:<value> ... <action>(<param>:<value>, ...) [= <handle>]
 //   setdefault <table> <action>(<param>:<value>, ...)

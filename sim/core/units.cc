@@ -204,7 +204,7 @@ Format(uint64_t value, const std::array<Unit, N>& units, size_t firstIndex)
 std::optional<int64_t>
 ParseDurationNs(std::string_view text)
 {
-    auto ns = Parse(text, kDurationUnits, std::numeric_limits<int64_t>::max());
+    auto ns = Parse(text, kDurationUnits, kMaxDurationNs);
     return ns ? std::optional<int64_t>(static_cast<int64_t>(*ns)) : std::nullopt;
 }
 
@@ -225,9 +225,9 @@ DurationProblem(std::string_view text)
 {
     // ns-3 runs at picosecond resolution, but every duration a scenario gives is read as
     // whole nanoseconds (sim-time.h), so "1ps" cannot be honoured and is refused, not rounded.
-    return Problem(text, kDurationUnits, std::numeric_limits<int64_t>::max(), "nanoseconds",
+    return Problem(text, kDurationUnits, kMaxDurationNs, "nanoseconds",
                    " (scenario durations have nanosecond resolution; \"1000ps\" is 1ns)",
-                   FormatDuration(std::numeric_limits<int64_t>::max()));
+                   FormatDuration(kMaxDurationNs));
 }
 
 std::string

@@ -12,8 +12,12 @@ namespace incsim
 // Quantities in scenario files are strings with explicit units: "3us", "100Gbps", "64KiB".
 // Parsers accept an optional fractional part ("1.5ms") and reject anything else.
 
-/// "ps", "ns", "us", "ms", "s", coming to a whole number of nanoseconds ("2000ps" but not
-/// "1ps"). Result in nanoseconds.
+/// The longest duration, 10^6 s (11.6 days). The simulator counts time in int64 picoseconds;
+/// this leaves room to add several durations (a start plus a run, say) without overflow.
+constexpr int64_t kMaxDurationNs = 1'000'000'000'000'000;
+
+/// "ns", "us", "ms", "s" (also "ps" when it is a whole number of ns), up to kMaxDurationNs.
+/// Result in nanoseconds.
 std::optional<int64_t> ParseDurationNs(std::string_view text);
 /// "bps", "Kbps", "Mbps", "Gbps", "Tbps" (decimal prefixes). Result in bits per second.
 std::optional<uint64_t> ParseRateBps(std::string_view text);

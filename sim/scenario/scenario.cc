@@ -57,7 +57,8 @@ TopologySpec()
                         "Parameters of the generator.")
         .OptionalField("file",
                        Spec::String().NamesFile(),
-                       "Topology JSON file, relative to the scenario's directory.")
+                       "Topology JSON file (docs/topology-file.md), relative to the scenario's "
+                       "directory.")
         .ExactlyOneOf({"generator", "file"});
 }
 
@@ -102,7 +103,7 @@ SwitchSpec()
         .OptionalField("entries",
                        Spec::String().NamesFile(),
                        "JSON file of table entries, multicast groups, clone sessions and "
-                       "register values (p4/runtime/entries-file.h) loaded into every switch's "
+                       "register values (docs/entries.md) loaded into every switch's "
                        "program; relative to the scenario file. The route tables are the "
                        "simulator's and are rewritten on every route change.");
 }

@@ -1,5 +1,9 @@
 #include "sim/topology/routing.h"
 
+#include "sim/core/diagnostics.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -201,7 +205,16 @@ EcmpRoutes::EcmpRoutes(uint32_t numNodes, uint32_t numHosts)
       m_numHosts(numHosts),
       m_groups{Group{}} // group 0: no next hop
 {
-    m_groupOfSlot.reserve(static_cast<size_t>(numNodes) * numHosts);
+    const size_t slots = static_cast<size_t>(numNodes) * numHosts;
+    if (slots > kMaxRouteSlots)
+    {
+        throw ConfigError(fmt::format(
+            "routes for {} nodes and {} hosts would take {:.1f} GiB (4 bytes per node and "
+            "destination host); incsim stops at {} GiB",
+            numNodes, numHosts, static_cast<double>(slots) * 4 / (1 << 30),
+            kMaxRouteSlots * 4 / (size_t{1} << 30)));
+    }
+    m_groupOfSlot.reserve(slots);
 }
 
 void

@@ -3,6 +3,7 @@
 
 #include "sim/topology/topology.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -30,7 +31,12 @@ class EcmpRoutes
         const uint32_t* end() const { return data + size; }
     };
 
+    /// The largest table of (node, host) slots, 4 bytes each: 4 GiB (a k=48 fat-tree takes
+    /// 3.1 GiB, k=64 would take 17 GiB).
+    static constexpr size_t kMaxRouteSlots = size_t{1} << 30;
+
     EcmpRoutes() = default;
+    /// Throws ConfigError when numNodes * numHosts exceeds kMaxRouteSlots.
     EcmpRoutes(uint32_t numNodes, uint32_t numHosts);
 
     /// Empty when dst is unreachable from node, or node is the destination itself.

@@ -29,7 +29,7 @@ TopologyFileSpec()
             .OptionalField("rate", Spec::Rate().Above(0), "line rate (default /links/rate)")
             .OptionalField("delay", Spec::Duration(), "propagation delay (default /links/delay)")
             .OptionalField("buffer",
-                           Spec::Size(),
+                           Spec::Size().Above(0),
                            "egress buffer at each end (default /links/buffer)")
             .OptionalField("loss",
                            LossRateSpec(),

@@ -11,7 +11,7 @@
 namespace incsim
 {
 
-/// Schema of a topology file:
+/// Schema of a topology file (docs/topology-file.md):
 ///   {"nodes": [{"name": "h0", "kind": "host", "layer": 0, "group": -1}, ...],
 ///    "links": [{"a": "h0", "b": "s0", "rate": "10Gbps", "delay": "2us",
 ///               "buffer": "64KiB", "loss": 0.0}, ...]}

@@ -34,6 +34,15 @@ struct TopologyGenerator
 
 Registry<TopologyGenerator>& TopologyGenerators();
 
+/// The most nodes a generator builds. Routes take 4 bytes per (node, host) pair and stop at
+/// 4 GiB (EcmpRoutes::kMaxRouteSlots), about 32k nodes, so no run needs more; the limit turns
+/// a typo such as k=4000 into an error instead of an allocation that never ends.
+constexpr double kMaxGeneratedNodes = 1 << 17;
+
+/// Throws InputError at `params` when a generator would build more than kMaxGeneratedNodes
+/// nodes. Callers count in double, from the parameters as given, so that nothing wraps.
+void RequireGeneratedSize(const ParamView& params, double hosts, double switches);
+
 } // namespace incsim
 
 #endif

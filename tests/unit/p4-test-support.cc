@@ -1,5 +1,8 @@
 #include "p4-test-support.h"
 
+#include "p4/compiler/checker.h"
+#include "p4/compiler/frontend.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -66,6 +69,41 @@ ForEachNegativeProgram(
         check(path, dir + "/" + firstLine.substr(prefix.size()));
     }
     return files.size();
+}
+
+std::string
+IngressProgram(const std::string& decls, const std::string& body)
+{
+    return "#include <core.p4>\n#include <v1model.p4>\n"
+           "header h_t { bit<8> f; }\n"
+           "struct headers_t { h_t h; }\n"
+           "struct meta_t { bit<8> x; bit<128> w; }\n" +
+           decls +
+           "\ncontrol I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {\n"
+           "    apply {\n" +
+           body +
+           "\n    }\n}\n"
+           "parser P(packet_in p, out headers_t hdr, inout meta_t meta,\n"
+           "         inout standard_metadata_t sm) {\n"
+           "    state start { transition accept; }\n}\n"
+           "control V(inout headers_t hdr, inout meta_t meta) { apply {} }\n"
+           "control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {\n"
+           "    apply {}\n}\n"
+           "control C(inout headers_t hdr, inout meta_t meta) { apply {} }\n"
+           "control D(packet_out p, in headers_t hdr) { apply {} }\n"
+           "V1Switch(P(), V(), I(), E(), C(), D()) main;\n";
+}
+
+std::optional<p4::CppCode>
+CompileText(const std::string& name, const std::string& text, p4::Diagnostics& diags)
+{
+    auto program = p4::ParseProgramText(name, text, diags);
+    if (!program || diags.HasErrors() || !p4::CheckProgram(*program, diags))
+    {
+        return std::nullopt;
+    }
+    auto code = p4::GenerateCpp(*program, {p4::ProgramNameForPath(name), name}, diags);
+    return diags.HasErrors() ? std::nullopt : code;
 }
 
 } // namespace incsim::p4test

@@ -4,10 +4,12 @@
 // Shared by the P4 compiler's tests (no ns-3 here): the test programs' directory, reading the
 // first error of a compilation, and running the negative programs of a directory.
 
+#include "p4/compiler/cpp-backend.h"
 #include "p4/compiler/diagnostics.h"
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace incsim::p4test
@@ -27,6 +29,14 @@ std::string FirstErrorLine(const p4::Diagnostics& diags);
 size_t ForEachNegativeProgram(
     const std::string& dir,
     const std::function<void(const std::string& path, const std::string& expected)>& check);
+
+/// A whole v1model program around an ingress control that runs `body` (statements on
+/// `hdr.h.f`, `meta.x`, both bit<8>, and `meta.w`, bit<128>), after the declarations `decls`.
+std::string IngressProgram(const std::string& decls, const std::string& body);
+
+/// Parses, checks and generates C++ for program text called `name`; nullopt after errors.
+std::optional<p4::CppCode> CompileText(const std::string& name, const std::string& text,
+                                       p4::Diagnostics& diags);
 
 } // namespace incsim::p4test
 

@@ -114,6 +114,10 @@ TEST_CASE("a number out of a double's range is a located error, not a JSON excep
     }
     CHECK(parse(std::string(300, '[') + std::string(300, ']')) ==
           "x.json:1:257: " + deepest + ": arrays and objects nest deeper than 256 levels");
+    // Copying and printing a document recurse once per level: 100k levels overflowed the stack.
+    CHECK(parse("{\"name\": " + std::string(100000, '[') + std::string(100000, ']') + "}")
+              .find("arrays and objects nest deeper than 256 levels") != std::string::npos);
+    CHECK(parse("{\"a\": \"[[[[\\\"[[[\"}") == "no error");
     CHECK(parse("{\"seed\": 1") ==
           "x.json:1:11: JSON syntax error: unexpected end of input; expected '}' (while parsing "
           "object)");
@@ -177,7 +181,7 @@ TEST_CASE("a duration below a nanosecond says why it is refused", "[inputs][unit
           "\"usec\" (known: ps, ns, us, ms, s)");
     CHECK(ErrorOf(kStar, {"duration=10000000000s"}) ==
           "--set: /duration: expected a duration like \"1us\", got \"10000000000s\": too large "
-          "(at most 9223372036854775807ns)");
+          "(at most 1000000s)");
     CHECK(ErrorOf(kStar, {"links.rate=0.5bps"}) ==
           "--set: /links/rate: expected a rate like \"100Gbps\", got \"0.5bps\": not a whole "
           "number of bits per second");

@@ -14,6 +14,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -426,6 +429,25 @@ TEST_CASE("lexer follows line markers back to the original file", "[p4][frontend
     CHECK(tokens[0].location.ToString() == "orig.p4:10:1");
     CHECK(tokens[1].location.ToString() == "dir/other.p4:3:3");
     CHECK(tokens[2].location.ToString() == "orig.p4:7:1");
+}
+
+TEST_CASE("a line marker naming a device or a FIFO is not read for carets", "[p4][frontend]")
+{
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("incsim-fifo-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string fifo = (dir / "pipe.p4").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    for (const std::string& file : {std::string("/dev/zero"), fifo})
+    {
+        INFO(file);
+        p4::Diagnostics diags;
+        const std::string text = "# 3 \"" + file + "\"\nheader h { bit<8> a }\n";
+        p4::Parse(LexText(text, diags), diags);
+        CHECK(FirstErrorLine(diags) ==
+              file + ":3:20: error: expected ';' after the field declaration");
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("tokens after an #include name the right file and line", "[p4][frontend]")
@@ -888,6 +910,100 @@ TEST_CASE("the parser recovers and reports several errors, up to the limit", "[p
     auto recovered = p4::ParseProgramText("s.p4", "header h { bit<8> a\n bit<8> b; }\n", semicolon);
     CHECK(semicolon.ErrorCount() == 1);
     CHECK(FindDecl<ast::HeaderDecl>(*recovered, "h")->fields.size() == 2);
+}
+
+namespace
+{
+
+std::string
+Repeat(const std::string& text, size_t times)
+{
+    std::string out;
+    for (size_t i = 0; i < times; ++i)
+    {
+        out += text;
+    }
+    return out;
+}
+
+/// One way of nesting P4 constructs: the declarations and ingress body of a program that
+/// nests `depth` levels deep.
+struct NestingCase
+{
+    const char* name;
+    std::function<std::pair<std::string, std::string>(size_t depth)> make;
+};
+
+const std::vector<NestingCase>&
+NestingCases()
+{
+    static const std::vector<NestingCase> cases = {
+        {"parentheses",
+         [](size_t n) {
+             return std::pair{"", "meta.x = " + Repeat("(", n) + "1" + Repeat(")", n) + ";"};
+         }},
+        {"unary operators",
+         [](size_t n) { return std::pair{"", "meta.x = " + Repeat("~", n) + "meta.x;"}; }},
+        {"casts",
+         [](size_t n) { return std::pair{"", "meta.x = " + Repeat("(bit<8>)", n) + "meta.x;"}; }},
+        {"a left-associative chain",
+         [](size_t n) { return std::pair{"", "meta.x = meta.x" + Repeat(" + meta.x", n) + ";"}; }},
+        {"conditional expressions",
+         [](size_t n) {
+             return std::pair{"", "meta.x = " + Repeat("meta.x == 1 ? 8w1 : ", n) + "8w2;"};
+         }},
+        {"slices of slices",
+         [](size_t n) { return std::pair{"", "meta.x = meta.x" + Repeat("[7:0]", n) + ";"}; }},
+        {"blocks",
+         [](size_t n) { return std::pair{"", Repeat("{", n) + "meta.x = 1;" + Repeat("}", n)}; }},
+        {"if statements",
+         [](size_t n) { return std::pair{"", Repeat("if (meta.x == 1) ", n) + "meta.x = 2;"}; }},
+        {"an else-if chain",
+         [](size_t n) {
+             return std::pair{"", "if (meta.x == 0) meta.x = 1;" +
+                                      Repeat(" else if (meta.x == 1) meta.x = 2;", n)};
+         }},
+        {"tuple types",
+         [](size_t n) {
+             return std::pair{"typedef " + Repeat("tuple<", n) + "bit<8>" + Repeat(">", n) +
+                                  " t_t;",
+                              ""};
+         }},
+        {"a width expression",
+         [](size_t n) {
+             return std::pair{"typedef bit<" + Repeat("(", n) + "8" + Repeat(")", n) + "> w_t;",
+                              ""};
+         }},
+    };
+    return cases;
+}
+
+} // namespace
+
+TEST_CASE("nesting within the limit compiles, and deeper is a located error, not a stack "
+          "overflow",
+          "[p4][frontend]")
+{
+    for (const NestingCase& c : NestingCases())
+    {
+        INFO(c.name);
+        {
+            const auto [decls, body] = c.make(200);
+            p4::Diagnostics diags;
+            CompileText("deep.p4", IngressProgram(decls, body), diags);
+            INFO(diags.Render());
+            CHECK(diags.ErrorCount() == 0);
+        }
+        const auto [decls, body] = c.make(20000);
+        p4::Diagnostics diags;
+        auto program = p4::ParseProgramText("deeper.p4", IngressProgram(decls, body), diags);
+        REQUIRE(program);
+        CHECK(diags.ErrorCount() == 1);
+        const std::string error = FirstErrorLine(diags);
+        CHECK(error.rfind("deeper.p4:", 0) == 0);
+        CHECK(error.find(": error: nesting too deep: more than 256 statements, expressions or "
+                         "types inside each other") != std::string::npos);
+    }
 }
 
 TEST_CASE("bad lexer programs fail with their expected error", "[p4][frontend]")

@@ -1014,6 +1014,17 @@ TEST_CASE("STF parse errors give file and line", "[p4][runtime]")
     CheckThrowsWith([] { ParseStf("expect 1 00 $ 11\n", "a.stf"); }, {"a.stf:1: '$' must end"});
     CheckThrowsWith([] { ParseStf("packet 1 012\n", "a.stf"); },
                     {"a.stf:1: packet data has an odd"});
+    // 32-bit ids: 2^32 + 1 used to be read as 1.
+    CheckThrowsWith(
+        [] {
+            ParseStf("mc_mgrp_create 4294967297\nmc_node_create 4294967296 1\n"
+                     "mc_node_associate 4294967297 0\nmirroring_add 4294967301 2\n",
+                     "ids.stf");
+        },
+        {"ids.stf:1: expected a group id (a number up to 4294967295), got '4294967297'",
+         "ids.stf:2: expected a replication id (a number up to 4294967295), got '4294967296'",
+         "ids.stf:3: expected a group id (a number up to 4294967295), got '4294967297'",
+         "ids.stf:4: expected a session id (a number up to 4294967295), got '4294967301'"});
 }
 
 namespace

@@ -1,3 +1,4 @@
+#include "sim/core/diagnostics.h"
 #include "sim/topology/routing.h"
 #include "sim/topology/topology.h"
 #include "topologies/register.h"
@@ -488,5 +489,28 @@ TEST_CASE("Routing timings", "[.][perf]")
         WARN("k=" << k << ": ComputeEcmpRoutes " << routing * 1e3 << " ms, CheckRoutingDag "
                   << dag * 1e3 << " ms");
         CHECK(check.acyclic);
+    }
+}
+
+TEST_CASE("A route table beyond 4 GiB is a configuration error, not an allocation failure",
+          "[routing]")
+{
+    // 100k hosts on one switch: 1e10 (node, host) slots, 37 GiB.
+    Topology star;
+    const uint32_t hub = star.AddNode("s", NodeKind::Switch, 1);
+    for (uint32_t i = 0; i < 100000; ++i)
+    {
+        star.AddLink(star.AddNode("h" + std::to_string(i), NodeKind::Host, 0), hub, LinkParams{});
+    }
+    try
+    {
+        ComputeEcmpRoutes(star, RouteMetric::Hops);
+        FAIL("no error");
+    }
+    catch (const ConfigError& error)
+    {
+        CHECK(std::string(error.what()) ==
+              "routes for 100001 nodes and 100000 hosts would take 37.3 GiB (4 bytes per node "
+              "and destination host); incsim stops at 4 GiB");
     }
 }

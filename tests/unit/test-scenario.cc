@@ -182,6 +182,13 @@ TEST_CASE("quantities need a unit string", "[scenario]")
           "negative values are not allowed here");
     CHECK(ErrorOf(With(R"({"duration": "0ns"})")) ==
           "quickstart.json: /duration: expected a duration like \"1us\" above 0ns, got \"0ns\"");
+    // Too large is said so, not taken for a fraction.
+    CHECK(ErrorOf(With(R"({"duration": "9223372036854775807ns"})")) ==
+          "quickstart.json: /duration: expected a duration like \"1us\", got "
+          "\"9223372036854775807ns\": too large (at most 1000000s)");
+    CHECK(ErrorOf(With(R"({"links": {"rate": "99999999999999999999Tbps"}})")) ==
+          "quickstart.json: /links/rate: expected a rate like \"100Gbps\", got "
+          "\"99999999999999999999Tbps\": too large (at most 18446744073709551615bps)");
 }
 
 TEST_CASE("rates, sizes and numbers are range-checked", "[scenario]")
@@ -371,8 +378,6 @@ TEST_CASE("JSON syntax errors are located by line and column", "[scenario]")
     }
     CHECK(what == missing + ": cannot open file: No such file or directory");
 }
-
-// ---- Valid scenarios ----
 
 TEST_CASE("defaults are filled in", "[scenario]")
 {

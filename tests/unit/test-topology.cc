@@ -489,6 +489,9 @@ TEST_CASE("Topology file errors name the file and the JSON path", "[topology]")
               .rfind("topo.json: /links/0/speed: ", 0) == 0);
     CHECK(FileError("{" + nodes + R"(, "links": [{"a": "h0", "b": "s0", "rate": 10}]})")
               .rfind("topo.json: /links/0/rate: ", 0) == 0);
+    // As in a scenario's /links: a buffer of 0 bytes would drop every packet.
+    CHECK(FileError("{" + nodes + R"(, "links": [{"a": "h0", "b": "s0", "buffer": "0B"}]})") ==
+          "topo.json: /links/0/buffer: expected a size like \"64KiB\" above 0B, got \"0B\"");
     CHECK(FileError(R"({"nodes": [{"name": "h0", "kind": "router"}]})")
               .rfind("topo.json: /nodes/0/kind: ", 0) == 0);
     CHECK(FileError(R"({"links": []})").rfind("topo.json: /nodes: ", 0) == 0);
@@ -520,4 +523,28 @@ TEST_CASE("Graphviz output draws switches as boxes and labels links", "[topology
     CHECK(dot.find("s0--\"odd \\\"name\\\"\" [label=\"100Gbps 500ns\", taillabel=\"1\", "
                    "headlabel=\"0\"]") != std::string::npos);
     CHECK(dot.find("{rank=same; \"h0\";}") != std::string::npos);
+}
+
+TEST_CASE("Generators refuse sizes beyond 131072 nodes, counted without wrapping",
+          "[topology]")
+{
+    const std::string prefix = "scenario.json: /topology/params: this topology would have ";
+    // k=4000: 16e9 hosts. k = 2^32 + 4 read as uint32 was k=4, a silently different topology.
+    CHECK(ErrorOf("fat-tree", {{"k", 4000}}) ==
+          prefix + "16000000000 hosts and 20000000 switches; generators build at most 131072 "
+                   "nodes");
+    CHECK(ErrorOf("fat-tree", {{"k", (int64_t{1} << 32) + 4}}).rfind(prefix, 0) == 0);
+    CHECK(ErrorOf("fat-tree", {{"k", 4}, {"hosts_per_edge", int64_t{1} << 40}}).rfind(prefix, 0) ==
+          0);
+    CHECK(ErrorOf("star", {{"hosts", (int64_t{1} << 32) + 1}}).rfind(prefix, 0) == 0);
+    CHECK(ErrorOf("dumbbell", {{"left", 1}, {"right", int64_t{1} << 33}}).rfind(prefix, 0) == 0);
+    CHECK(ErrorOf("leaf-spine", {{"leaves", 70000}, {"hosts_per_leaf", 16}}).rfind(prefix, 0) ==
+          0);
+    CHECK(ErrorOf("wan", {{"sites", json::array({"a", "b"})},
+                          {"one_way_delay", json::array({json::array({"0us", "1us"}),
+                                                         json::array({"1us", "0us"})})},
+                          {"hosts_per_site", int64_t{1} << 32}})
+              .rfind(prefix, 0) == 0);
+    // Up to the limit is fine: k=16 builds as before.
+    CHECK(Generate("fat-tree", {{"k", 16}}).Hosts().size() == 1024);
 }

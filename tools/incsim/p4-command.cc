@@ -4,10 +4,12 @@
 #include "p4/compiler/compile.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/frontend.h"
+#include "p4/runtime/entries-file.h"
 #include "p4/runtime/error.h"
 #include "p4/runtime/v1model-switch.h"
 #include "sim/core/diagnostics.h"
 #include "sim/core/output-file.h"
+#include "sim/scenario/json-reader.h"
 
 #include <SwitchPrograms.h>
 #include <TestPrograms.h>
@@ -68,6 +70,28 @@ CompiledProgram(const std::string& path)
     throw LocatedInputError(fmt::format("{} is not compiled into incsim. Programs are compiled at build "
                                 "time from p4/*.p4 and tests/p4/programs/*.p4; these are:{}",
                                 path, known));
+}
+
+/// "N table entries, ..." for what an entries file holds, the items it lists.
+std::string
+EntriesSummary(const nlohmann::json& doc)
+{
+    size_t entries = 0;
+    size_t defaults = 0;
+    for (const auto& item : doc.value("tables", nlohmann::json::array()))
+    {
+        ++(item.value("default_action", false) ? defaults : entries);
+    }
+    size_t cells = 0;
+    for (const auto& item : doc.value("registers", nlohmann::json::array()))
+    {
+        cells += item.contains("values") ? item["values"].size() : 1;
+    }
+    return fmt::format("{} table entries, {} default actions, {} multicast groups, "
+                       "{} clone sessions, {} register cells",
+                       entries, defaults,
+                       doc.value("multicast_groups", nlohmann::json::array()).size(),
+                       doc.value("clone_sessions", nlohmann::json::array()).size(), cells);
 }
 
 } // namespace
@@ -170,6 +194,32 @@ AddP4Command(CLI::App& app)
         WriteTextFile(compileArgs->outDir + "/" + name + ".h", result.code->header);
         WriteTextFile(compileArgs->outDir + "/" + name + ".cc", result.code->source);
         fmt::print("wrote {0}/{1}.h and {0}/{1}.cc\n", compileArgs->outDir, name);
+    });
+
+    struct EntriesArgs
+    {
+        std::string program;
+        std::string file;
+    };
+    auto entriesArgs = std::make_shared<EntriesArgs>();
+    CLI::App* entries = p4->add_subcommand(
+        "entries", "Load a table-entries file (docs/entries.md) into a compiled-in P4 program, as "
+                   "a scenario's /switch/entries does, and say what it holds");
+    entries->add_option("program", entriesArgs->program, "P4 source file")->required();
+    entries->add_option("entries", entriesArgs->file, "Entries JSON file")->required();
+    entries->callback([entriesArgs] {
+        const p4rt::GeneratedProgram program = CompiledProgram(entriesArgs->program);
+        const nlohmann::json doc = ReadJsonFile(entriesArgs->file);
+        const auto instance = program.create();
+        try
+        {
+            p4rt::LoadEntriesJson(instance->Control(), doc, entriesArgs->file);
+        }
+        catch (const p4rt::Error& error)
+        {
+            throw LocatedInputError(error.what());
+        }
+        fmt::print("{}: ok ({})\n", entriesArgs->file, EntriesSummary(doc));
     });
 
     struct TestArgs

@@ -1,0 +1,2 @@
+# 1 "/dev/zero"
+header h { bit<8> a }
