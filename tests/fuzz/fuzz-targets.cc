@@ -10,9 +10,7 @@
 #include "p4/runtime/error.h"
 #include "p4/runtime/stf.h"
 #include "p4/runtime/v1model-switch.h"
-#include "protocols/gotthard/gotthard-protocol.h"
-#include "protocols/onepipe/onepipe-protocol.h"
-#include "protocols/udp/udp-protocol.h"
+#include "protocols/builtin-protocols.h"
 #include "sim/core/diagnostics.h"
 #include "sim/runner/build-topology.h"
 #include "sim/runner/simulation.h"
@@ -109,9 +107,7 @@ RegisterComponents()
         // Warnings about odd but valid inputs would only slow the fuzzer down.
         spdlog::set_level(spdlog::level::off);
         RegisterTopologyGenerators();
-        RegisterUdpProtocol();
-        onepipe::RegisterOnePipeProtocol();
-        gotthard::RegisterGotthardProtocol();
+        RegisterBuiltinProtocols();
         return true;
     }();
     (void)registered;

@@ -122,7 +122,9 @@ TEST_CASE("1Pipe keeps total order under background flows, which inflate its lat
     InitIncsim();
     auto latency = [](const std::string& oversubscription, int flows) {
         TempDir dir;
-        RunSummary run = RunIn(dir, ReadFile("scenarios/onepipe/testbed-microbench.json"),
+        RunSummary run = RunIn(dir,
+                               ReadFile(std::string(INCSIM_SOURCE_DIR) +
+                                        "/scenarios/onepipe/testbed-microbench.json"),
                              {"duration=150us", "outputs.progress=never",
                               "topology.params.oversubscription=" + oversubscription,
                               fmt::format("background.flows_per_host={}", flows),

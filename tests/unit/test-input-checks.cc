@@ -226,8 +226,9 @@ TEST_CASE("a workload window must start before it stops and before the run ends"
                       "workload": {"start": "60us", "stop": "50us"}})") ==
           "test.json: /workload/stop: expected a time after start \"60us\", got \"50us\": "
           "processes would send nothing");
-    CHECK(ErrorOf(ReadFile("scenarios/gotthard/microbench.json"),
-                  {"workload.start=60s", "workload.stop=50s"}) ==
+    const std::string gotthard =
+        ReadFile(std::string(INCSIM_SOURCE_DIR) + "/scenarios/gotthard/microbench.json");
+    CHECK(ErrorOf(gotthard, {"workload.start=60s", "workload.stop=50s"}) ==
           "--set: /workload/stop: expected a time after start \"60s\", got \"50s\": clients "
           "would send nothing");
     // A stop after the end of the run is the end of the run.

@@ -17,10 +17,8 @@ using nlohmann::json;
 namespace
 {
 
-// Test-only registry entries, so these tests do not depend on the real protocols and
-// generators (whose params may change) while still exercising registry-backed specs.
-void
-RegisterFakes()
+incsim::ProtocolInfo
+FakeProtocol()
 {
     incsim::ProtocolInfo protocol;
     protocol.description = "Fake protocol for the scenario tests.";
@@ -37,8 +35,12 @@ RegisterFakes()
                    "Gap between messages.",
                    "1us");
     };
-    incsim::Protocols().Add("test-proto", protocol);
+    return protocol;
+}
 
+incsim::TopologyGenerator
+FakeGenerator()
+{
     incsim::TopologyGenerator generator;
     generator.description = "Fake generator for the scenario tests.";
     generator.params = [] {
@@ -49,8 +51,19 @@ RegisterFakes()
                    "Site names.",
                    json::array({"a"}));
     };
-    incsim::TopologyGenerators().Add("test-gen", generator);
+    return generator;
 }
+
+/// Test-only registry entries, so these tests do not depend on the real protocols and
+/// generators (whose params may change) while still exercising registry-backed specs. They are
+/// registered while this object lives, so no other test sees them.
+struct FakeComponents
+{
+    incsim::ScopedRegistration<incsim::ProtocolInfo> protocol{incsim::Protocols(), "test-proto",
+                                                              FakeProtocol()};
+    incsim::ScopedRegistration<incsim::TopologyGenerator> generator{
+        incsim::TopologyGenerators(), "test-gen", FakeGenerator()};
+};
 
 json
 Minimal()
@@ -74,7 +87,7 @@ With(const std::string& patch)
 std::string
 ErrorOf(const json& doc, const std::vector<std::string>& overrides = {})
 {
-    RegisterFakes();
+    const FakeComponents fakes;
     try
     {
         incsim::ParseScenario(doc, "quickstart.json", ".", overrides);
@@ -89,7 +102,7 @@ ErrorOf(const json& doc, const std::vector<std::string>& overrides = {})
 incsim::Scenario
 Parse(const json& doc, const std::vector<std::string>& overrides = {})
 {
-    RegisterFakes();
+    const FakeComponents fakes;
     return incsim::ParseScenario(doc, "quickstart.json", ".", overrides);
 }
 
@@ -213,7 +226,7 @@ TEST_CASE("rates, sizes and numbers are range-checked", "[scenario]")
 
 TEST_CASE("enums list their choices and registry enums list what is registered", "[scenario]")
 {
-    RegisterFakes();
+    const FakeComponents fakes;
     CHECK(ErrorOf(With(R"({"routing": {"metric": "shortest"}})")) ==
           "quickstart.json: /routing/metric: expected one of \"hops\", \"delay\", got "
           "\"shortest\"");
@@ -529,7 +542,7 @@ TEST_CASE("distributions resolve to base units", "[scenario]")
 
 TEST_CASE("LoadScenario resolves the base directory", "[scenario]")
 {
-    RegisterFakes();
+    const FakeComponents fakes;
     TempDir dir;
     std::string file = dir.Write("quick.json", Minimal().dump(2));
     auto scenario = incsim::LoadScenario(file, {"seed=3"});
@@ -549,7 +562,7 @@ TEST_CASE("spec builders do not alias shared specs", "[scenario]")
 
 TEST_CASE("the reference lists every field and registered entry", "[scenario]")
 {
-    RegisterFakes();
+    const FakeComponents fakes;
     std::string markdown = incsim::ScenarioReferenceMarkdown();
     CHECK(markdown == incsim::ScenarioReferenceMarkdown());
     CHECK(markdown.rfind("## Reference\n", 0) == 0);

@@ -1,8 +1,6 @@
 #include "test-support.h"
 
-#include "protocols/gotthard/gotthard-protocol.h"
-#include "protocols/onepipe/onepipe-protocol.h"
-#include "protocols/udp/udp-protocol.h"
+#include "protocols/builtin-protocols.h"
 #include "sim/core/sim-time.h"
 #include "sim/host/host-node.h"
 #include "sim/net/egress-port.h"
@@ -35,9 +33,7 @@ InitIncsim()
 {
     EnsurePicosecondResolution();
     RegisterTopologyGenerators();
-    RegisterUdpProtocol();
-    onepipe::RegisterOnePipeProtocol();
-    gotthard::RegisterGotthardProtocol();
+    RegisterBuiltinProtocols();
 }
 
 Scenario

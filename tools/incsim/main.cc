@@ -3,9 +3,7 @@
 #include "commands.h"
 #include "exit-codes.h"
 
-#include "protocols/gotthard/gotthard-protocol.h"
-#include "protocols/onepipe/onepipe-protocol.h"
-#include "protocols/udp/udp-protocol.h"
+#include "protocols/builtin-protocols.h"
 #include "sim/core/diagnostics.h"
 #include "sim/core/output-file.h"
 #include "sim/core/sim-time.h"
@@ -49,9 +47,7 @@ void
 RegisterComponents()
 {
     incsim::RegisterTopologyGenerators();
-    incsim::RegisterUdpProtocol();
-    incsim::onepipe::RegisterOnePipeProtocol();
-    incsim::gotthard::RegisterGotthardProtocol();
+    incsim::RegisterBuiltinProtocols();
 }
 
 /// The first word that names no subcommand, where a subcommand was expected.

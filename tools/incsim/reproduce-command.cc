@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include "protocols/builtin-protocols.h"
 #include "sim/core/diagnostics.h"
 #include "sim/core/output-file.h"
 #include "sim/scenario/scenario.h"
@@ -18,24 +19,25 @@ namespace incsim::cli
 namespace
 {
 
-/// One entry of analysis/figures.json: the sweep behind a figure and the script that draws it.
+/// One entry of a figure registry (a protocol's analysis/figures.json): the sweep behind a
+/// figure and the script that draws it.
 struct Figure
 {
     std::string name;
     std::string reproduces;
-    std::string sweep;  // relative to the source tree
+    std::string sweep;  // both made absolute; the registry gives them relative to itself
     std::string script;
 };
 
-std::vector<Figure>
-LoadFigures(const std::string& path)
+void
+LoadFigures(const std::string& path, std::vector<Figure>& figures)
 {
     const nlohmann::json document = ReadJsonFile(path);
     if (!document.contains("figures") || !document["figures"].is_array())
     {
         throw InputError(path, "/figures", "expected an array of figures");
     }
-    std::vector<Figure> figures;
+    const std::filesystem::path dir = std::filesystem::absolute(path).parent_path();
     const auto& list = document["figures"];
     for (size_t i = 0; i < list.size(); ++i)
     {
@@ -52,7 +54,34 @@ LoadFigures(const std::string& path)
             }
             *field = list[i][key].get<std::string>();
         }
+        for (const Figure& known : figures)
+        {
+            if (known.name == figure.name)
+            {
+                throw InputError(path, where + "/name",
+                                 fmt::format("figure '{}' is already registered (by {})",
+                                             figure.name, known.script));
+            }
+        }
+        figure.sweep = (dir / figure.sweep).lexically_normal().string();
+        figure.script = (dir / figure.script).lexically_normal().string();
         figures.push_back(figure);
+    }
+}
+
+/// The figures of `registry`, or of every built-in protocol when it is empty.
+std::vector<Figure>
+LoadFigures(const std::string& registry)
+{
+    std::vector<Figure> figures;
+    if (!registry.empty())
+    {
+        LoadFigures(registry, figures);
+        return figures;
+    }
+    for (const std::string& file : BuiltinFigureRegistries())
+    {
+        LoadFigures(std::string(INCSIM_SOURCE_DIR) + "/" + file, figures);
     }
     return figures;
 }
@@ -66,7 +95,7 @@ AddReproduceCommand(CLI::App& app)
     {
         std::string figure;
         bool list = false;
-        std::string registry = std::string(INCSIM_SOURCE_DIR) + "/analysis/figures.json";
+        std::string registry;
         std::string outDir = "figures";
         experiment::SweepOptions options;
     };
@@ -75,13 +104,14 @@ AddReproduceCommand(CLI::App& app)
         "reproduce", "Run the sweep behind a figure (what the database lacks) and draw it");
     reproduce->add_option("figure", args->figure, "Figure name (see --list)");
     reproduce->add_flag("--list", args->list, "List the figures");
-    reproduce->add_option("--registry", args->registry, "Figure registry (analysis/figures.json)");
+    reproduce->add_option("--registry", args->registry,
+                          "A figure registry to use instead of the built-in protocols' "
+                          "(protocols/NAME/analysis/figures.json)");
     reproduce->add_option("--out", args->outDir, "Where the PNG and PDF go");
     AddSweepRunOptions(*reproduce, args->options);
     reproduce->add_option("--runs", args->options.outDir, "Where run directories go");
     reproduce->callback([args] {
-        const std::string registry = std::filesystem::absolute(args->registry).string();
-        const std::vector<Figure> figures = LoadFigures(registry);
+        const std::vector<Figure> figures = LoadFigures(args->registry);
         if (args->list || args->figure.empty())
         {
             for (const Figure& figure : figures)
@@ -104,14 +134,11 @@ AddReproduceCommand(CLI::App& app)
         // The figures' directory, before any run: a figure that cannot be written is known now,
         // not after its sweep.
         RequireWritableDirectory(args->outDir);
-        // Sweep and script paths in the registry are relative to the source tree.
-        const std::string root =
-            std::filesystem::path(registry).parent_path().parent_path().string();
         experiment::SweepOptions options = args->options;
         options.incsimBinary = experiment::SelfExecutable();
         options.sourceDir = INCSIM_SOURCE_DIR;
         options.progress = ShowProgress("auto");
-        const experiment::SweepSpec sweep = experiment::LoadSweep(root + "/" + found->sweep);
+        const experiment::SweepSpec sweep = experiment::LoadSweep(found->sweep);
         const experiment::SweepReport report = experiment::RunSweep(sweep, options);
         fmt::print("{}: {} runs ({} already in {}, {} ran, {} failed)\n", sweep.name,
                    report.total, report.skipped + report.recovered, options.database,
@@ -124,7 +151,7 @@ AddReproduceCommand(CLI::App& app)
                        report.failed, sweep.name, options.database);
         }
         ThrowIfIncomplete(report);
-        const int status = experiment::RunProcess({"/usr/bin/python3", root + "/" + found->script,
+        const int status = experiment::RunProcess({"/usr/bin/python3", found->script,
                                                    "--db", options.database, "--out",
                                                    args->outDir});
         if (status != 0)

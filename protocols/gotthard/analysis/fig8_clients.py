@@ -3,7 +3,7 @@
 number of clients (1 to 64), for forwarding, the read cache and Gotthard (paper defaults
 otherwise: one counter, 20% writes, delta 0.2, RTT 100 ms).
 
-usage: /usr/bin/python3 analysis/figures/gotthard_fig8_clients.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/gotthard/analysis/fig8_clients.py --db results.sqlite --out DIR
 Reads the "gotthard-fig8" sweep (scenarios/gotthard/fig8-clients.json); writes
 DIR/gotthard-fig8.png and .pdf and prints the plotted numbers.
 """
@@ -11,10 +11,10 @@ DIR/gotthard-fig8.png and .pdf and prints the plotted numbers.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
-from incsim_analysis.figure import (THROUGHPUT_AND_LATENCY, load_sweep, save,  # noqa: E402
-                                    throughput_and_latency)
+from incsim_analysis.figure import load_sweep, save  # noqa: E402
+from gotthard_plots import THROUGHPUT_AND_LATENCY, throughput_and_latency  # noqa: E402
 
 
 def main():

@@ -5,7 +5,7 @@ the number of clients (delta 0.2), for forwarding, the read cache and Gotthard (
 defaults otherwise: 1 warehouse, 2 districts, 10 customers per district, Payment :
 Order-Status 43 : 4, RTT 100 ms).
 
-usage: /usr/bin/python3 analysis/figures/gotthard_fig14_tpcc.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/gotthard/analysis/fig14_tpcc.py --db results.sqlite --out DIR
 Reads the "gotthard-fig14" sweep (scenarios/gotthard/fig14-tpcc.json): two lines through the
 parameter space that meet at the defaults, delta 0 to 1 at 8 clients and 1 to 24 clients at
 delta 0.2. Writes DIR/gotthard-fig14.png and .pdf and prints the plotted numbers, with
@@ -15,13 +15,13 @@ Gotthard's throughput over the read cache's.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 
 from incsim_analysis import style  # noqa: E402
-from incsim_analysis.figure import (equals, load_sweep, mode_ratio, mode_series,  # noqa: E402
-                                    plot_series, save)
+from incsim_analysis.figure import equals, load_sweep, plot_series, save  # noqa: E402
+from gotthard_plots import mode_ratio, mode_series  # noqa: E402
 
 DELTA = "topology.params.delta"
 CLIENTS = "topology.params.clients"

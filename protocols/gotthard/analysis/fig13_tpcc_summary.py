@@ -4,7 +4,7 @@ transactions, of Payment and of Order-Status, for forwarding, the read cache and
 (paper defaults: 1 warehouse, 2 districts, 10 customers per district, Payment : Order-Status
 43 : 4, 8 clients, delta 0.2, RTT 100 ms).
 
-usage: /usr/bin/python3 analysis/figures/gotthard_fig13_tpcc_summary.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/gotthard/analysis/fig13_tpcc_summary.py --db results.sqlite --out DIR
 Reads the "gotthard-fig13" sweep (scenarios/gotthard/fig13-tpcc-summary.json). The paper's
 bars for New-Order, Delivery and Stock-Level have no counterpart: the workload runs Payment
 and Order-Status only. Clients keep the records they have read (paper Sec. 5.4), so the
@@ -16,13 +16,14 @@ numbers, with Gotthard's throughput over the read cache's.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from incsim_analysis import style  # noqa: E402
-from incsim_analysis.figure import MODE, MODES, THROUGHPUT, load_sweep, save  # noqa: E402
+from incsim_analysis.figure import load_sweep, save  # noqa: E402
+from gotthard_plots import MODE, MODES, THROUGHPUT  # noqa: E402
 from incsim_analysis.results import summarize  # noqa: E402
 
 KINDS = [("All", THROUGHPUT),

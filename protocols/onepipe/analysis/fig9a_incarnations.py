@@ -3,7 +3,7 @@
 programmable chip, switch CPU and host representative incarnations and the unordered
 baseline (error bars: 5th and 95th percentiles).
 
-usage: /usr/bin/python3 analysis/figures/onepipe_fig9a_incarnations.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/onepipe/analysis/fig9a_incarnations.py --db results.sqlite --out DIR
 Reads the "onepipe-fig9a" sweep (scenarios/onepipe/fig9a-incarnations.json); writes
 DIR/onepipe-fig9a.png and .pdf and prints the plotted numbers.
 """
@@ -11,7 +11,7 @@ DIR/onepipe-fig9a.png and .pdf and prints the plotted numbers.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 

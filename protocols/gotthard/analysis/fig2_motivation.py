@@ -3,7 +3,7 @@
 write-heavy, for forwarding, the read cache and Gotthard, and each one's speedup over
 forwarding (the paper: the read cache stops helping above about 15% writes).
 
-usage: /usr/bin/python3 analysis/figures/gotthard_fig2_motivation.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/gotthard/analysis/fig2_motivation.py --db results.sqlite --out DIR
 Reads the "gotthard-fig7" sweep (scenarios/gotthard/fig7-writes.json; Fig. 7 plots the same
 runs): the time for 1000 transactions is 1000 over the committed throughput. Writes
 DIR/gotthard-fig2.png and .pdf and prints the plotted numbers.
@@ -12,13 +12,13 @@ DIR/gotthard-fig2.png and .pdf and prints the plotted numbers.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 
 from incsim_analysis import style  # noqa: E402
-from incsim_analysis.figure import (MODES, THROUGHPUT, load_sweep, mode_ratio,  # noqa: E402
-                                    mode_series, plot_series, save)
+from incsim_analysis.figure import load_sweep, plot_series, save  # noqa: E402
+from gotthard_plots import MODES, THROUGHPUT, mode_ratio, mode_series  # noqa: E402
 
 WRITES = "workload.writes"
 

@@ -4,7 +4,7 @@
 the store), for forwarding, the read cache and Gotthard on the two edge switches ("deployed
 close to their respective clients"; the middle switch forwards).
 
-usage: /usr/bin/python3 analysis/figures/gotthard_fig11_locality.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/gotthard/analysis/fig11_locality.py --db results.sqlite --out DIR
 Reads the "gotthard-fig11" sweep (scenarios/gotthard/fig11-locality.json): 10 keys, 5 local
 to each group, Zipf exponent 3 within a set; locality is the share of each group's clients
 that use their own set, so with 8 clients it moves in steps of 1/8. Writes
@@ -14,13 +14,13 @@ DIR/gotthard-fig11.png and .pdf and prints the plotted numbers.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 
 from incsim_analysis import style  # noqa: E402
-from incsim_analysis.figure import (THROUGHPUT, load_sweep, mode_ratio,  # noqa: E402
-                                    mode_series, plot_series, save)
+from incsim_analysis.figure import load_sweep, plot_series, save  # noqa: E402
+from gotthard_plots import THROUGHPUT, mode_ratio, mode_series  # noqa: E402
 
 LOCALITY = "workload.locality"
 

@@ -2,7 +2,7 @@
 """Gotthard Fig. 12: Gotthard's throughput over the read cache's as the share of writes and
 contention (Zipf exponent over 10 keys) change; red where Gotthard does better.
 
-usage: /usr/bin/python3 analysis/figures/gotthard_fig12_heatmap.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/gotthard/analysis/fig12_heatmap.py --db results.sqlite --out DIR
 Reads the "gotthard-fig12" sweep (scenarios/gotthard/fig12-writes-contention.json); writes
 DIR/gotthard-fig12.png and .pdf and prints the plotted numbers. The colour scale is
 logarithmic and centred on a ratio of 1.
@@ -12,13 +12,14 @@ import math
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import LogNorm  # noqa: E402
 
 from incsim_analysis import style  # noqa: E402
-from incsim_analysis.figure import THROUGHPUT, load_sweep, mode_ratio, save  # noqa: E402
+from incsim_analysis.figure import load_sweep, save  # noqa: E402
+from gotthard_plots import THROUGHPUT, mode_ratio  # noqa: E402
 
 WRITES = "workload.writes"
 ZIPF = "workload.zipf"

@@ -2,7 +2,7 @@
 """1Pipe Fig. 13b: beacon bandwidth overhead per link against the beacon interval (100G
 links, k=4 fat-tree, idle network; mean over link directions and the busiest one).
 
-usage: /usr/bin/python3 analysis/figures/onepipe_fig13b_beacons.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/onepipe/analysis/fig13b_beacons.py --db results.sqlite --out DIR
 Reads the "onepipe-fig13b" sweep (scenarios/onepipe/fig13b-beacon-overhead.json); writes
 DIR/onepipe-fig13b.png and .pdf and prints the plotted numbers.
 """
@@ -10,7 +10,7 @@ DIR/onepipe-fig13b.png and .pdf and prints the plotted numbers.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 

@@ -2,7 +2,7 @@
 """UDP message latency and goodput against offered load, per-flow ECMP against per-packet
 spraying (k=4 fat-tree, uniform all-to-all traffic). A simulator check, not a paper figure.
 
-usage: /usr/bin/python3 analysis/figures/udp_load_latency.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/udp/analysis/load_latency.py --db results.sqlite --out DIR
 Reads the "udp-load" sweep (scenarios/sweeps/udp-load.json); writes DIR/udp-load-latency.png
 and .pdf and prints the plotted numbers.
 """
@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 

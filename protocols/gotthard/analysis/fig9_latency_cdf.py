@@ -3,7 +3,7 @@
 counter, 8 clients, 20% writes, delta 0.2, RTT 100 ms), for forwarding, the read cache and
 Gotthard.
 
-usage: /usr/bin/python3 analysis/figures/gotthard_fig9_latency_cdf.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/gotthard/analysis/fig9_latency_cdf.py --db results.sqlite --out DIR
 Reads the "gotthard-fig9" sweep (scenarios/gotthard/fig9-latency-cdf.json; its runs are
 Fig. 7's at 20% writes). The CDF is drawn through the runs' latency percentiles (1st to 99th)
 and the maximum. Writes DIR/gotthard-fig9.png and .pdf and prints the plotted numbers.
@@ -12,13 +12,14 @@ and the maximum. Writes DIR/gotthard-fig9.png and .pdf and prints the plotted nu
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from incsim_analysis import style  # noqa: E402
-from incsim_analysis.figure import MODE, MODES, load_sweep, save  # noqa: E402
+from incsim_analysis.figure import load_sweep, save  # noqa: E402
+from gotthard_plots import MODE, MODES  # noqa: E402
 
 PERCENTILES = [1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99]
 METRICS = {p: f"gotthard.latency_p{p}_us" for p in PERCENTILES} | {100: "gotthard.latency_max_us"}

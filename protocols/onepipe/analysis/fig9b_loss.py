@@ -3,7 +3,7 @@
 link (1e-8 ... 1e-1), 64 processes broadcasting on the testbed (error bars: 5th and 95th
 percentiles).
 
-usage: /usr/bin/python3 analysis/figures/onepipe_fig9b_loss.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/onepipe/analysis/fig9b_loss.py --db results.sqlite --out DIR
 Reads the "onepipe-fig9b" sweep (scenarios/onepipe/fig9b-loss.json); writes
 DIR/onepipe-fig9b.png and .pdf and prints the plotted numbers.
 """
@@ -11,10 +11,10 @@ DIR/onepipe-fig9b.png and .pdf and prints the plotted numbers.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
-from incsim_analysis.figure import (LATENCY_AND_DELIVERY, latency_and_delivery,  # noqa: E402
-                                    load_sweep, save)
+from incsim_analysis.figure import load_sweep, save  # noqa: E402
+from onepipe_plots import LATENCY_AND_DELIVERY, latency_and_delivery  # noqa: E402
 
 LOSS = "links.loss"
 

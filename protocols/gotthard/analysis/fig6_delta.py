@@ -3,7 +3,7 @@
 delta ratio (0: the switch at the clients, 1: at the store), for forwarding, the read cache
 and Gotthard (paper defaults otherwise: one counter, 8 clients, 20% writes, RTT 100 ms).
 
-usage: /usr/bin/python3 analysis/figures/gotthard_fig6_delta.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/gotthard/analysis/fig6_delta.py --db results.sqlite --out DIR
 Reads the "gotthard-fig6" sweep (scenarios/gotthard/fig6-delta.json); writes
 DIR/gotthard-fig6.png and .pdf and prints the plotted numbers.
 """
@@ -11,10 +11,10 @@ DIR/gotthard-fig6.png and .pdf and prints the plotted numbers.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
-from incsim_analysis.figure import (THROUGHPUT_AND_LATENCY, load_sweep, save,  # noqa: E402
-                                    throughput_and_latency)
+from incsim_analysis.figure import load_sweep, save  # noqa: E402
+from gotthard_plots import THROUGHPUT_AND_LATENCY, throughput_and_latency  # noqa: E402
 
 
 def main():

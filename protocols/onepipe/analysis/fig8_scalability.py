@@ -3,7 +3,7 @@
 1Pipe and the four baselines (sequencer in a switch, sequencer on a host NIC, token passing,
 Lamport timestamps with periodic exchange), 64-byte all-to-all broadcast on the testbed.
 
-usage: /usr/bin/python3 analysis/figures/onepipe_fig8_scalability.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/onepipe/analysis/fig8_scalability.py --db results.sqlite --out DIR
 Reads the "onepipe-fig8" sweep (scenarios/onepipe/fig8-scalability.json): throughput from the
 saturating runs (a broadcast every 2 us per process), latency from the light ones (every
 20 us). Writes DIR/onepipe-fig8.png and .pdf and prints the plotted numbers.
@@ -12,7 +12,7 @@ saturating runs (a broadcast every 2 us per process), latency from the light one
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
 import matplotlib.pyplot as plt  # noqa: E402
 

@@ -3,7 +3,7 @@
 share of writes (0 to 1), for forwarding, the read cache and Gotthard (paper defaults
 otherwise: one counter, 8 clients, delta 0.2, RTT 100 ms).
 
-usage: /usr/bin/python3 analysis/figures/gotthard_fig7_writes.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/gotthard/analysis/fig7_writes.py --db results.sqlite --out DIR
 Reads the "gotthard-fig7" sweep (scenarios/gotthard/fig7-writes.json); writes
 DIR/gotthard-fig7.png and .pdf and prints the plotted numbers. At 100% writes the baselines'
 latency falls back to one RTT: only one client ever commits (the others keep aborting), and
@@ -13,10 +13,10 @@ latency counts committed transactions only.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
-from incsim_analysis.figure import (THROUGHPUT_AND_LATENCY, load_sweep, save,  # noqa: E402
-                                    throughput_and_latency)
+from incsim_analysis.figure import load_sweep, save  # noqa: E402
+from gotthard_plots import THROUGHPUT_AND_LATENCY, throughput_and_latency  # noqa: E402
 
 
 def main():

@@ -3,7 +3,7 @@
 ratio, without and with 10 background bulk flows per host (error bars: 5th and 95th
 percentiles).
 
-usage: /usr/bin/python3 analysis/figures/onepipe_fig12b_oversubscription.py --db results.sqlite --out DIR
+usage: /usr/bin/python3 protocols/onepipe/analysis/fig12b_oversubscription.py --db results.sqlite --out DIR
 Reads the "onepipe-fig12b" sweep (scenarios/onepipe/fig12b-oversubscription.json); writes
 DIR/onepipe-fig12b.png and .pdf and prints the plotted numbers.
 """
@@ -11,10 +11,10 @@ DIR/onepipe-fig12b.png and .pdf and prints the plotted numbers.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
-from incsim_analysis.figure import (LATENCY_AND_DELIVERY, equals,  # noqa: E402
-                                    latency_and_delivery, load_sweep, save)
+from incsim_analysis.figure import equals, load_sweep, save  # noqa: E402
+from onepipe_plots import LATENCY_AND_DELIVERY, latency_and_delivery  # noqa: E402
 
 FLOWS = "background.flows_per_host"
 RATIO = "topology.params.oversubscription"
