@@ -7,6 +7,8 @@
 #include <ns3/simulator.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 
 namespace incsim::gotthard
 {
@@ -92,6 +94,11 @@ GotthardClient::SendAttempt()
     request.ops.reserve(m_accesses.size());
     for (const txn::Access& access : m_accesses)
     {
+        if (access.key > UINT32_MAX)
+        {
+            // Gotthard's workloads stay in one warehouse and 2^30 keys (the scenario schema).
+            throw std::logic_error("gotthard: a workload key wider than the wire's 32 bits");
+        }
         request.ops.push_back(Op{ToOpType(access.type), static_cast<uint32_t>(access.key),
                                  access.value});
     }

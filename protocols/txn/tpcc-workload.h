@@ -40,8 +40,8 @@ class TpccWorkload : public Workload
         uint32_t districts = 10;      ///< per warehouse (at most 15)
         uint32_t customers = 3000;    ///< per district (at most 4095)
         uint32_t items = 100'000;     ///< at most 2^28
-        double newOrder = 45.0 / 92.0;  ///< shares of the kinds; Order-Status has the rest
-        double payment = 43.0 / 92.0;
+        double newOrder = 45.0 / 88.0;  ///< shares of the kinds; Order-Status has the rest
+        double payment = 43.0 / 88.0;
         double remoteItems = 0.01;     ///< New-Order: share of lines from another warehouse
         double remoteCustomers = 0.15;  ///< Payment: share of customers of another warehouse
         uint32_t minLines = 5;

@@ -40,30 +40,43 @@ YcsbtWorkload::Next(uint32_t /*client*/, Rng& rng, Transaction& txn) const
 {
     txn.kind = 0;
     txn.args.clear();
-    // Distinct partitions by a partial Fisher-Yates shuffle over a small scratch array: the
-    // first partitionsPerTxn of a random permutation.
-    std::vector<uint32_t> partitions(m_config.partitions);
-    for (uint32_t p = 0; p < m_config.partitions; ++p)
+    // Distinct partitions, uniformly, by rejection: args[0 .. partitionsPerTxn) hold them
+    // until each is replaced by its first operation's key (PartitionOf gives it back).
+    const uint32_t spread = m_config.partitionsPerTxn;
+    while (txn.args.size() < spread)
     {
-        partitions[p] = p;
-    }
-    for (uint32_t i = 0; i < m_config.partitionsPerTxn; ++i)
-    {
-        const auto j = i + static_cast<uint32_t>(rng.UniformInt(m_config.partitions - i));
-        std::swap(partitions[i], partitions[j]);
+        const uint64_t p = rng.UniformInt(m_config.partitions);
+        if (std::find(txn.args.begin(), txn.args.end(), p) == txn.args.end())
+        {
+            txn.args.push_back(p);
+        }
     }
     for (uint32_t op = 0; op < m_config.ops; ++op)
     {
-        const uint32_t partition = partitions[op % m_config.partitionsPerTxn];
+        const auto partition = static_cast<uint32_t>(
+            op < spread ? txn.args[op] : PartitionOf(txn.args[op % spread] & ~kRmwBit));
+        // Keys drawn so far: args[0 .. min(op, spread)) and args[spread ..).
+        const auto drawn = [&txn, spread, op](uint64_t key) {
+            const auto same = [key](uint64_t arg) { return (arg & ~kRmwBit) == key; };
+            return std::any_of(txn.args.begin(), txn.args.begin() + std::min(op, spread), same) ||
+                   std::any_of(txn.args.begin() + spread, txn.args.end(), same);
+        };
         uint64_t key = 0;
         do
         {
             const uint64_t record = m_records.Draw(rng);
             const auto column = static_cast<uint32_t>(rng.UniformInt(m_config.columns));
             key = Key(partition, record, column);
-        } while (std::any_of(txn.args.begin(), txn.args.end(),
-                             [key](uint64_t arg) { return (arg & ~kRmwBit) == key; }));
-        txn.args.push_back(key | (rng.Bernoulli(m_config.reads) ? 0 : kRmwBit));
+        } while (drawn(key));
+        const uint64_t arg = key | (rng.Bernoulli(m_config.reads) ? 0 : kRmwBit);
+        if (op < spread)
+        {
+            txn.args[op] = arg;
+        }
+        else
+        {
+            txn.args.push_back(arg);
+        }
     }
 }
 

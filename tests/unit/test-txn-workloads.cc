@@ -5,9 +5,11 @@
 #include "protocols/txn/key-distribution.h"
 #include "protocols/txn/kv-workload.h"
 #include "protocols/txn/tpcc-workload.h"
+#include "protocols/txn/workload-spec.h"
 #include "protocols/txn/ycsbt-workload.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <map>
@@ -249,4 +251,49 @@ TEST_CASE("TPC-C at Gotthard's scale has one warehouse, Payment and Order-Status
             CHECK(a.key < (uint64_t{1} << 32));  // Gotthard's wire has 32-bit keys
         }
     }
+}
+
+TEST_CASE("The shared workload fields resolve to defaults and refuse bad values by path",
+          "[txn][workload]")
+{
+    Spec spec = Spec::Object();
+    AddYcsbtFields(spec);
+    AddTpccFields(spec);
+    const auto resolve = [&spec](const char* text) {
+        return spec.Resolve(nlohmann::json::parse(text), "w.json", "/workload");
+    };
+    const nlohmann::json defaults = resolve("{}");
+    const ParamView view(&defaults, "w.json", "/workload");
+    const YcsbtWorkload::Config ycsbt = ReadYcsbtConfig(view, 8);
+    CHECK(ycsbt.partitionsPerTxn == 8);
+    CHECK(ycsbt.ops == 8);
+    CHECK(ycsbt.columns == 24);
+    const TpccWorkload::Config tpcc = ReadTpccConfig(view, 8);
+    CHECK(tpcc.warehousesPerPartition == 1);
+    CHECK(tpcc.newOrder + tpcc.payment == Approx(1.0));
+    CHECK_NOTHROW(YcsbtWorkload(ycsbt));
+    CHECK_NOTHROW(TpccWorkload(tpcc));
+
+    CHECK_THROWS_WITH(resolve(R"({"theta": 11})"), Catch::Contains("/workload/theta"));
+    const auto refused = [&](const char* text, auto read) {
+        const nlohmann::json value = resolve(text);
+        read(ParamView(&value, "w.json", "/workload"));
+    };
+    CHECK_THROWS_WITH(refused(R"({"partitions_per_txn": 9})",
+                              [](const ParamView& v) { ReadYcsbtConfig(v, 8); }),
+                      Catch::Contains("/workload/partitions_per_txn") &&
+                          Catch::Contains("but there are 8"));
+    CHECK_THROWS_WITH(refused(R"({"partitions_per_txn": 4, "ops": 3})",
+                              [](const ParamView& v) { ReadYcsbtConfig(v, 8); }),
+                      Catch::Contains("/workload/ops"));
+    CHECK_THROWS_WITH(refused(R"({"records": 1, "columns": 1, "ops": 9})",
+                              [](const ParamView& v) { ReadYcsbtConfig(v, 8); }),
+                      Catch::Contains("/workload/ops") && Catch::Contains("hold 8 keys"));
+    CHECK_THROWS_WITH(refused(R"({"new_order": 0.7, "payment": 0.5})",
+                              [](const ParamView& v) { ReadTpccConfig(v, 8); }),
+                      Catch::Contains("/workload/payment") &&
+                          Catch::Contains("add up to more than 1"));
+    CHECK_THROWS_WITH(refused(R"({"min_lines": 9, "max_lines": 8})",
+                              [](const ParamView& v) { ReadTpccConfig(v, 8); }),
+                      Catch::Contains("/workload/min_lines"));
 }
