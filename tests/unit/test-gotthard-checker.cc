@@ -490,7 +490,8 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
              std::map<uint64_t, int64_t> okAtOf;  // counter value -> when its writer got OK
              for (const auto& [first, count] : t.client.Groups())
              {
-                 if (t.client.At(first, "event") == "commit" && HasType(t.client, first, count, kWrite))
+                 if (t.client.At(first, "event") == "commit" &&
+                     HasType(t.client, first, count, kWrite))
                  {
                      const size_t write = RowOf(t.client, {first, count}, kWrite);
                      okAtOf[t.client.Uint(write, "value")] =
