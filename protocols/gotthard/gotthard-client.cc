@@ -1,11 +1,14 @@
 #include "protocols/gotthard/gotthard-client.h"
 
+#include "protocols/gotthard/gotthard-history.h"
 #include "sim/core/sim-time.h"
 #include "sim/host/host-node.h"
 
 #include <ns3/simulator.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 
 namespace incsim::gotthard
 {
@@ -22,7 +25,7 @@ GotthardClient::GetTypeId()
 
 void
 GotthardClient::Configure(uint32_t clientIndex, const ClientConfig& config,
-                          const Workload* workload, Rng rng, ClientStats* stats,
+                          const txn::Workload* workload, Rng rng, ClientStats* stats,
                           CsvWriter* log)
 {
     m_clientIndex = clientIndex;
@@ -72,7 +75,7 @@ GotthardClient::BeginTransaction()
     {
         return;
     }
-    m_txn = m_workload->Next(m_clientIndex, m_rng);
+    m_workload->Next(m_clientIndex, m_rng, m_txn);
     m_inTransaction = true;
     ++m_txnIndex;
     m_beganPs = NowPs();
@@ -86,9 +89,21 @@ GotthardClient::SendAttempt()
     m_txnId = TxnId(m_clientIndex, m_attempts++);
     request.header.txnId = m_txnId;
     request.header.status = Status::First;
-    m_workload->Execute(m_txn, m_cache, request.ops);
+    m_accesses.clear();
+    m_workload->Execute(m_txn, m_cache, m_accesses);
+    request.ops.reserve(m_accesses.size());
+    for (const txn::Access& access : m_accesses)
+    {
+        if (access.key > UINT32_MAX)
+        {
+            // Gotthard's workloads stay in one warehouse and 2^30 keys (the scenario schema).
+            throw std::logic_error("gotthard: a workload key wider than the wire's 32 bits");
+        }
+        request.ops.push_back(Op{ToOpType(access.type), static_cast<uint32_t>(access.key),
+                                 access.value});
+    }
     request.EncodeFragments(m_packets);
-    Log("send", request);
+    Log(txn::Event::Send, request);
     m_reply = Reassembly();
     ++m_stats->attempts;
     m_waiting = true;
@@ -165,20 +180,19 @@ GotthardClient::DoReceive(const Datagram& datagram)
 }
 
 void
-GotthardClient::Log(const char* event, const Message& message)
+GotthardClient::Log(txn::Event event, const Message& message)
 {
     if (!m_log)
     {
         return;
     }
-    const int64_t nowNs = NowPs() / kPsPerNs;
-    for (size_t i = 0; i < message.ops.size(); ++i)
-    {
-        const Op& op = message.ops[i];
-        m_log->Row(HostIndex(), message.header.txnId, m_txnIndex, event,
-                   message.header.fromSwitch ? 1 : 0, i, static_cast<int>(op.type), op.key,
-                   op.value, nowNs);
-    }
+    const txn::By by = event == txn::Event::Send ? txn::By::Client
+                       : message.header.fromSwitch ? txn::By::Network
+                                                   : txn::By::Server;
+    ToHistory(message.ops, m_historyOps);
+    txn::LogClient(*m_log, HostIndex(), message.header.txnId, m_txnIndex,
+                   m_workload->KindNames()[m_txn.kind], event, by, m_historyOps,
+                   NowPs() / kPsPerNs);
 }
 
 void
@@ -188,7 +202,7 @@ GotthardClient::Settle(const Message& response)
     m_timer.Cancel();
     const Header& h = response.header;
     const bool ok = h.status == Status::Ok;
-    Log(ok ? "ok" : "abort", response);
+    Log(ok ? txn::Event::Commit : txn::Event::Abort, response);
     Learn(response);
     if (!ok)
     {

@@ -2,7 +2,8 @@
 #define INCSIM_GOTTHARD_GOTTHARD_CLIENT_H
 
 #include "protocols/gotthard/gotthard-wire.h"
-#include "protocols/gotthard/gotthard-workload.h"
+#include "protocols/txn/txn-history.h"
+#include "protocols/txn/txn-workload.h"
 #include "sim/core/rng.h"
 #include "sim/host/endpoint.h"
 #include "sim/trace/csv-writer.h"
@@ -10,6 +11,7 @@
 #include <ns3/event-id.h>
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace incsim::gotthard
@@ -38,6 +40,21 @@ struct ClientStats
     std::vector<KindStats> kinds;  ///< commits by the workload's kind, first send to commit
 };
 
+/// A client's copy of the values it has learned (keys it has not: 0, the initial value).
+class ValueCache : public txn::ValueView
+{
+  public:
+    uint64_t Value(uint64_t key) const override
+    {
+        const auto it = m_values.find(static_cast<uint32_t>(key));
+        return it == m_values.end() ? 0 : it->second;
+    }
+    void Set(uint32_t key, uint64_t value) { m_values[key] = value; }
+
+  private:
+    std::unordered_map<uint32_t, uint64_t> m_values;
+};
+
 struct ClientConfig
 {
     uint32_t storeHost = 0;
@@ -61,7 +78,8 @@ struct ClientConfig
 /// growing (the counter is kept as if on stable storage), so the store never confuses them.
 ///
 /// Each attempt's request (on its first send) and the answer that settles it are logged,
-/// operation by operation, to the `gotthard_client` trace.
+/// operation by operation, to the shared history trace `txn_client` (docs/txn.md): compares
+/// as reads of the value seen, reads as fetches, writes as writes.
 class GotthardClient : public Endpoint
 {
   public:
@@ -69,7 +87,7 @@ class GotthardClient : public Endpoint
 
     /// `log` may be null.
     void Configure(uint32_t clientIndex, const ClientConfig& config,
-                   const Workload* workload, Rng rng, ClientStats* stats, CsvWriter* log);
+                   const txn::Workload* workload, Rng rng, ClientStats* stats, CsvWriter* log);
     void Start();
 
   private:
@@ -83,17 +101,19 @@ class GotthardClient : public Endpoint
     void SendPackets();
     void Learn(const Message& response);
     void Settle(const Message& response);
-    void Log(const char* event, const Message& message);
+    void Log(txn::Event event, const Message& message);
 
     uint32_t m_clientIndex = 0;
     ClientConfig m_config;
-    const Workload* m_workload = nullptr;
+    const txn::Workload* m_workload = nullptr;
     Rng m_rng{0};
     ClientStats* m_stats = nullptr;
     CsvWriter* m_log = nullptr;
 
     ValueCache m_cache;
-    Transaction m_txn;
+    txn::Transaction m_txn;
+    std::vector<txn::Access> m_accesses;      ///< scratch: one execution of m_txn
+    std::vector<txn::HistoryOp> m_historyOps;  ///< scratch: a message as the history logs it
     bool m_inTransaction = false;  ///< a logical transaction has begun and not committed
     uint64_t m_txnIndex = 0;       ///< logical transactions begun
     uint64_t m_attempts = 0;       ///< attempts sent, over the client's whole life

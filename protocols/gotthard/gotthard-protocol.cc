@@ -1,8 +1,9 @@
 #include "protocols/gotthard/gotthard-protocol.h"
 
 #include "protocols/gotthard/gotthard-checker.h"
-#include "protocols/gotthard/gotthard-tpcc.h"
-#include "protocols/gotthard/gotthard-traces.h"
+#include "protocols/txn/kv-workload.h"
+#include "protocols/txn/tpcc-workload.h"
+#include "protocols/txn/txn-history.h"
 #include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
 #include "sim/runner/latency-metrics.h"
@@ -30,14 +31,15 @@ ModeNumber(const std::string& mode)
 }
 
 /// The microbenchmark workload of `kind`; the locality workload needs exactly two groups.
-std::unique_ptr<Workload>
+std::unique_ptr<txn::Workload>
 MakeMicroWorkload(const ParamView& workload, const std::string& kind,
                   std::vector<uint32_t> groupOf)
 {
-    MicroWorkload::Config config;
+    txn::KvWorkload::Config config;
     config.writes = workload.Number("writes");
-    config.keys = kind == "counter" ? 1 : static_cast<uint32_t>(workload.Int("keys"));
-    config.zipf = workload.Number("zipf");
+    config.keys = kind == "counter" ? 1 : static_cast<uint64_t>(workload.Int("keys"));
+    config.distribution = txn::KvWorkload::Distribution::Zipf;
+    config.theta = workload.Number("zipf");
     config.locality = kind == "locality";
     config.localFraction = workload.Number("locality");
     if (config.locality)
@@ -63,7 +65,7 @@ MakeMicroWorkload(const ParamView& workload, const std::string& kind,
             group = static_cast<int>(group) == first ? 0 : 1;
         }
     }
-    return std::make_unique<MicroWorkload>(config, std::move(groupOf));
+    return std::make_unique<txn::KvWorkload>(config, std::move(groupOf));
 }
 
 constexpr uint64_t kCacheMax = 65536;  // GOTTHARD_CACHE_MAX
@@ -102,7 +104,8 @@ GotthardProtocol::WorkloadSpec()
                "counter: one key (the paper's microbenchmark); zipf: `keys` keys with Zipf "
                "popularity; locality: the keys split between the two client sites, with "
                "`locality` of each site's clients on their own half; tpcc: TPC-C Payment and "
-               "Order-Status on key/value records (docs/gotthard.md says what is modelled)",
+               "Order-Status on key/value records at the paper's reduced scale (docs/txn.md says "
+               "what is modelled)",
                "counter")
         .Field("writes", Spec::Number().Min(0).Max(1),
                "fraction of transactions that assert-and-increment (the others read)", 0.2)
@@ -193,11 +196,11 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
     const std::string& kind = workload.String("kind");
     if (kind == "tpcc")
     {
-        TpccWorkload::Config config;
+        txn::TpccWorkload::Config config = txn::TpccWorkload::GotthardScale();
         config.districts = static_cast<uint32_t>(workload.Int("districts"));
         config.customers = static_cast<uint32_t>(workload.Int("customers"));
         config.payment = workload.Number("payment");
-        m_workload = std::make_unique<TpccWorkload>(config);
+        m_workload = std::make_unique<txn::TpccWorkload>(config);
     }
     else
     {
@@ -214,12 +217,12 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
     client.stopPs = window.stopPs;
     m_activePs = window.ActivePs();
 
-    CsvWriter* storeLog = world.Traces().Open(StoreTrace());
-    CsvWriter* clientLog = world.Traces().Open(ClientTrace());
+    CsvWriter* storeLog = world.Traces().Open(txn::ServerLogTrace());
+    CsvWriter* clientLog = world.Traces().Open(txn::ClientHistoryTrace());
 
     m_store = ns3::CreateObject<GotthardStore>();
     world.Host(storeHost).Bind(kStorePort, m_store);
-    m_store->Configure(storeLog);
+    m_store->Configure(storeLog, storeHost);
     for (size_t c = 0; c < clientHosts.size(); ++c)
     {
         auto endpoint = ns3::CreateObject<GotthardClient>();
@@ -270,7 +273,8 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"switch_abort_packets", switchAborts},
                {"switch_ok_packets", switchOks}};
     metrics["store_keys"] = m_store->Values().size();
-    metrics["store_digest"] = StateDigest(m_store->Values());
+    metrics["store_digest"] = txn::StateDigest(
+        std::map<uint64_t, uint64_t>(m_store->Values().begin(), m_store->Values().end()));
     const std::vector<std::string>& names = m_workload->KindNames();
     for (size_t k = 0; k < names.size(); ++k)
     {
@@ -295,7 +299,7 @@ RegisterGotthardProtocol()
                                  &GotthardProtocol::ParamsSpec,
                                  &GotthardProtocol::WorkloadSpec,
                                  [] { return std::make_unique<GotthardProtocol>(); },
-                                 GotthardTraces(),
+                                 txn::HistoryTraces(),
                                  &CheckRun});
 }
 

@@ -3,7 +3,7 @@
 
 #include "protocols/gotthard/gotthard-client.h"
 #include "protocols/gotthard/gotthard-store.h"
-#include "protocols/gotthard/gotthard-workload.h"
+#include "protocols/txn/txn-workload.h"
 #include "sim/runner/protocol.h"
 
 #include <ns3/ptr.h>
@@ -34,7 +34,7 @@ class GotthardProtocol : public Protocol
     World* m_world = nullptr;
     ns3::Ptr<GotthardStore> m_store;
     std::vector<ns3::Ptr<GotthardClient>> m_clients;
-    std::unique_ptr<Workload> m_workload;
+    std::unique_ptr<txn::Workload> m_workload;
     std::vector<P4Pipeline*> m_pipelines;
     ClientStats m_stats;
     int64_t m_activePs = 0;

@@ -1,5 +1,6 @@
 #include "protocols/gotthard/gotthard-store.h"
 
+#include "protocols/gotthard/gotthard-history.h"
 #include "sim/core/sim-time.h"
 
 namespace incsim::gotthard
@@ -14,24 +15,6 @@ ClientKey(uint32_t client, uint16_t port)
 }
 } // namespace
 
-uint64_t
-StateDigest(const std::map<uint32_t, uint64_t>& values)
-{
-    uint64_t hash = 14695981039346656037ull;  // FNV-1a
-    const auto mix = [&hash](uint64_t word) {
-        for (int byte = 0; byte < 8; ++byte)
-        {
-            hash = (hash ^ ((word >> (8 * byte)) & 0xff)) * 1099511628211ull;
-        }
-    };
-    for (const auto& [key, value] : values)
-    {
-        mix(key);
-        mix(value);
-    }
-    return hash & ((uint64_t{1} << 53) - 1);
-}
-
 ns3::TypeId
 GotthardStore::GetTypeId()
 {
@@ -43,9 +26,10 @@ GotthardStore::GetTypeId()
 }
 
 void
-GotthardStore::Configure(CsvWriter* log)
+GotthardStore::Configure(CsvWriter* log, uint32_t host)
 {
     m_log = log;
+    m_host = host;
 }
 
 uint64_t
@@ -160,14 +144,14 @@ GotthardStore::Execute(uint32_t client, const Message& request,
     {
         // Compares and writes as requested; reads with the value they return, which
         // Algorithm 1 reads after applying the writes (lines 7-11).
-        const int64_t nowNs = NowPs() / kPsPerNs;
-        for (size_t i = 0; i < request.ops.size(); ++i)
+        ToHistory(request.ops, m_historyOps);
+        for (txn::HistoryOp& op : m_historyOps)
         {
-            const Op& op = request.ops[i];
-            const uint64_t value = op.type == OpType::Read ? ValueOf(op.key) : op.value;
-            m_log->Row(sequence, client, request.header.txnId, stale ? "abort" : "commit", i,
-                       static_cast<int>(op.type), op.key, value, nowNs);
+            op.value = op.type == txn::AccessType::Fetch ? ValueOf(static_cast<uint32_t>(op.key))
+                                                         : op.value;
         }
+        txn::LogServer(*m_log, m_host, 0, 0, sequence, client, request.header.txnId, !stale,
+                       m_historyOps, NowPs() / kPsPerNs);
     }
     stale ? ++m_counters.aborts : ++m_counters.commits;
     Message response;

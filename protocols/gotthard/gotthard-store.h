@@ -2,6 +2,7 @@
 #define INCSIM_GOTTHARD_GOTTHARD_STORE_H
 
 #include "protocols/gotthard/gotthard-wire.h"
+#include "protocols/txn/txn-history.h"
 #include "sim/host/endpoint.h"
 #include "sim/trace/csv-writer.h"
 
@@ -13,16 +14,14 @@
 namespace incsim::gotthard
 {
 
-/// A digest of a store state (keys never written left out), exact as a double: 53 bits.
-uint64_t StateDigest(const std::map<uint32_t, uint64_t>& values);
-
 /// The store (paper Algorithm 1): optimistic concurrency control by value compare, in the
 /// order requests finish their CPU service. Every response carries the store's value of every
 /// key the transaction names (after the commit, or as it stands after an abort), so switches
 /// can both learn corrections and undo optimistic writes that did not happen. A fragmented
 /// request executes once all its fragments have arrived, and is answered in as many
-/// fragments. Each executed transaction is logged, operation by operation, to the
-/// `gotthard_store` trace, the history the checker replays.
+/// fragments. Each executed transaction is logged, operation by operation, to the shared
+/// commit log `txn_log` (docs/txn.md; one shard, one replica), the history the checker
+/// replays.
 ///
 /// At most once: a closed-loop client has one attempt outstanding, and its attempt ids grow,
 /// so the store keeps, per client, only its latest executed attempt and that answer. A copy
@@ -45,8 +44,9 @@ class GotthardStore : public Endpoint
         uint64_t malformed = 0;   ///< undecodable requests or inconsistent fragments (dropped)
     };
 
-    /// `log` may be null (trace not requested).
-    void Configure(CsvWriter* log);
+    /// `log` may be null (trace not requested); `host` is the store's host index, its server
+    /// id in the log.
+    void Configure(CsvWriter* log, uint32_t host);
     const Counters& GetCounters() const { return m_counters; }
     /// The store's contents (keys never written read as 0).
     const std::map<uint32_t, uint64_t>& Values() const { return m_values; }
@@ -71,6 +71,8 @@ class GotthardStore : public Endpoint
     uint64_t ValueOf(uint32_t key) const;
 
     CsvWriter* m_log = nullptr;
+    uint32_t m_host = 0;
+    std::vector<txn::HistoryOp> m_historyOps;  ///< scratch: a transaction as the log has it
     std::map<uint32_t, uint64_t> m_values;
     /// By (client host << 16 | client port).
     std::unordered_map<uint64_t, ClientState> m_clients;

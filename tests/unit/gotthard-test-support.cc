@@ -22,7 +22,7 @@ GotthardScenario(const std::string& mode, const std::string& workload, double lo
         "protocol": {{"name": "gotthard", "params": {{"mode": "{}", "store": "S-h0",
                       "switches": ["G"], "request_timeout": "60ms"}}}},
         "workload": {{{}}},
-        "outputs": {{"traces": ["gotthard_store", "gotthard_client"], "progress": "never"}}
+        "outputs": {{"traces": ["txn_log", "txn_client"], "progress": "never"}}
     }})",
                        loss, mode, workload);
 }
@@ -50,7 +50,7 @@ CheckGotthardRun(const std::string& runDir, const std::set<std::string>& exempt)
         CHECK(exempt.count(PropertyOf(line)) == 1);
         CHECK(held.count(PropertyOf(line)) == 0);
     }
-    CHECK(held.size() + violated.size() == 8);
+    CHECK(held.size() + violated.size() == 7);
     return report;
 }
 

@@ -1,11 +1,11 @@
-// The Gotthard checker against hand-made corruptions of good runs' traces: each must be
-// caught under the property it breaks, and the clean runs must pass.
+// The Gotthard checker (the shared history checker, protocols/txn) against hand-made
+// corruptions of good Gotthard runs' histories: each must be caught under the property it
+// breaks, and the clean runs must pass.
 
 #include "gotthard-test-support.h"
 #include "test-support.h"
 
 #include "protocols/gotthard/gotthard-checker.h"
-#include "protocols/gotthard/gotthard-wire.h"
 #include "sim/core/diagnostics.h"
 
 #include <catch2/catch.hpp>
@@ -27,7 +27,7 @@ using namespace incsim::test;
 namespace
 {
 
-/// A CSV trace as text fields (the Gotthard traces have no quoted fields).
+/// A CSV trace as text fields (the history traces have no quoted fields).
 struct Table
 {
     std::vector<std::string> header;
@@ -103,7 +103,7 @@ struct Table
     }
 };
 
-/// A run directory's Gotthard traces and metrics, to corrupt and write elsewhere.
+/// A run directory's history traces and metrics, to corrupt and write elsewhere.
 struct Traces
 {
     Table store;
@@ -112,14 +112,14 @@ struct Traces
 
     static Traces Read(const std::string& dir)
     {
-        return Traces{Table::Read(dir + "/gotthard_store.csv"),
-                      Table::Read(dir + "/gotthard_client.csv"),
+        return Traces{Table::Read(dir + "/txn_log.csv"),
+                      Table::Read(dir + "/txn_client.csv"),
                       ReadJsonFile(dir + "/metrics.json")};
     }
     void Write(const std::string& dir) const
     {
-        store.Write(dir + "/gotthard_store.csv");
-        client.Write(dir + "/gotthard_client.csv");
+        store.Write(dir + "/txn_log.csv");
+        client.Write(dir + "/txn_client.csv");
         WriteFile(dir + "/metrics.json", metrics.dump());
     }
 
@@ -142,7 +142,7 @@ struct Traces
         for (const auto& [first, count] : store.Groups())
         {
             if (store.At(first, "client") == client.At(row, "client") &&
-                store.At(first, "txn") == client.At(row, "txn"))
+                store.At(first, "attempt") == client.At(row, "attempt"))
             {
                 return {first, count};
             }
@@ -156,7 +156,7 @@ struct Traces
         for (const auto& [first, count] : client.Groups())
         {
             if (client.At(first, "client") == store.At(row, "client") &&
-                client.At(first, "txn") == store.At(row, "txn") &&
+                client.At(first, "attempt") == store.At(row, "attempt") &&
                 client.At(first, "event") == event)
             {
                 return std::make_pair(first, count);
@@ -166,16 +166,17 @@ struct Traces
     }
 };
 
-constexpr int kRead = static_cast<int>(gotthard::OpType::Read);
-constexpr int kWrite = static_cast<int>(gotthard::OpType::Write);
-constexpr int kCompare = static_cast<int>(gotthard::OpType::Compare);
+// Gotthard's operations as the history logs them: a read is a fetch, a compare a read.
+const char* const kRead = "fetch";
+const char* const kWrite = "write";
+const char* const kCompare = "read";
 
 bool
-HasType(const Table& table, size_t first, size_t count, int type)
+HasType(const Table& table, size_t first, size_t count, const char* type)
 {
     for (size_t r = first; r < first + count; ++r)
     {
-        if (table.At(r, "type") == std::to_string(type))
+        if (table.At(r, "type") == type)
         {
             return true;
         }
@@ -185,11 +186,11 @@ HasType(const Table& table, size_t first, size_t count, int type)
 
 /// The first row of `group` with operation `type`.
 size_t
-RowOf(const Table& table, std::pair<size_t, size_t> group, int type)
+RowOf(const Table& table, std::pair<size_t, size_t> group, const char* type)
 {
     for (size_t r = group.first; r < group.first + group.second; ++r)
     {
-        if (table.At(r, "type") == std::to_string(type))
+        if (table.At(r, "type") == type)
         {
             return r;
         }
@@ -270,17 +271,16 @@ ExpectCaught(const Traces& clean, const Corruption& corruption)
         CHECK(held.count(PropertyOf(line)) == 0);
     }
     CHECK(violated.count(corruption.property) == 1);
-    CHECK(held.size() + violated.size() == 8);
+    CHECK(held.size() + violated.size() == 7);
 }
 
-/// A client group: event, from_switch, and whether it has operations of `type` (0: any).
+/// A client group: event, who answered, and whether it has operations of `type` (null: any).
 std::function<bool(size_t, size_t)>
-Is(const Traces& t, const char* event, int fromSwitch, int type = 0)
+Is(const Traces& t, const char* event, const char* by, const char* type = nullptr)
 {
-    return [&t, event, fromSwitch, type](size_t first, size_t count) {
-        return t.client.At(first, "event") == event &&
-               t.client.At(first, "from_switch") == std::to_string(fromSwitch) &&
-               (type == 0 || HasType(t.client, first, count, type));
+    return [&t, event, by, type](size_t first, size_t count) {
+        return t.client.At(first, "event") == event && t.client.At(first, "by") == by &&
+               (type == nullptr || HasType(t.client, first, count, type));
     };
 }
 
@@ -312,49 +312,49 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
                                  {"duration=10s"});
 
     const std::vector<Corruption> onG = {
-        {"a store OK whose values are wrong", "client outcomes",
+        {"a store OK whose values are wrong", "outcomes",
          [](Traces& t) {
-             const auto group = t.ClientGroup(Is(t, "ok", 0, kWrite));
+             const auto group = t.ClientGroup(Is(t, "commit", "server", kWrite));
              AddTo(t.client.At(RowOf(t.client, group, kWrite), "value"), 1);
          }},
-        {"a committed transaction reported to its client as ABORT", "client outcomes",
+        {"a committed transaction reported to its client as ABORT", "outcomes",
          [](Traces& t) {
-             const auto [first, count] = t.ClientGroup(Is(t, "ok", 0, kWrite));
+             const auto [first, count] = t.ClientGroup(Is(t, "commit", "server", kWrite));
              for (size_t r = first; r < first + count; ++r)
              {
                  t.client.At(r, "event") = "abort";
              }
          }},
-        {"a committed transaction reported as aborted by a switch", "client outcomes",
+        {"a committed transaction reported as aborted by a switch", "outcomes",
          [](Traces& t) {
-             const auto [first, count] = t.ClientGroup(Is(t, "ok", 0, kWrite));
+             const auto [first, count] = t.ClientGroup(Is(t, "commit", "server", kWrite));
              for (size_t r = first; r < first + count; ++r)
              {
                  t.client.At(r, "event") = "abort";
-                 t.client.At(r, "from_switch") = "1";
+                 t.client.At(r, "by") = "network";
              }
          }},
-        {"a store ABORT with wrong corrections", "client outcomes",
+        {"a store ABORT with wrong corrections", "outcomes",
          [](Traces& t) {
-             const auto group = t.ClientGroup(Is(t, "abort", 0, kCompare));
+             const auto group = t.ClientGroup(Is(t, "abort", "server", kCompare));
              AddTo(t.client.At(RowOf(t.client, group, kCompare), "value"), 7);
          }},
-        {"an answer to an attempt never sent", "client outcomes",
+        {"an answer to an attempt never sent", "outcomes",
          [](Traces& t) {
-             const auto [first, count] = t.ClientGroup(Is(t, "ok", 0, kWrite));
+             const auto [first, count] = t.ClientGroup(Is(t, "commit", "server", kWrite));
              for (size_t r = first; r < first + count; ++r)
              {
-                 AddTo(t.client.At(r, "txn"), int64_t{1} << 40);
+                 AddTo(t.client.At(r, "attempt"), int64_t{1} << 40);
              }
          }},
-        {"an attempt settled twice", "client outcomes",
+        {"an attempt settled twice", "outcomes",
          [](Traces& t) {
-             AppendCopy(t.client, t.ClientGroup(Is(t, "abort", 0)));
+             AppendCopy(t.client, t.ClientGroup(Is(t, "abort", "server")));
          }},
         {"one logical transaction applied twice (two logical transactions merged)", "at most once",
          [](Traces& t) {
              // The client's logical transaction after its first store commit becomes part of it.
-             const auto committed = t.ClientGroup(Is(t, "ok", 0, kWrite));
+             const auto committed = t.ClientGroup(Is(t, "commit", "server", kWrite));
              const std::string client = t.client.At(committed.first, "client");
              const uint64_t logical = t.client.Uint(committed.first, "logical");
              for (size_t r = 0; r < t.client.rows.size(); ++r)
@@ -380,7 +380,7 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
          }},
         {"a commit against a stale compare (sent so)", "serializability",
          [](Traces& t) {
-             const auto answer = t.ClientGroup(Is(t, "ok", 0, kCompare));
+             const auto answer = t.ClientGroup(Is(t, "commit", "server", kCompare));
              const auto executed = t.StoreGroupOf(answer.first);
              AddTo(t.store.At(RowOf(t.store, executed, kCompare), "value"), 1000);
              const auto sent = t.ClientGroupOf(executed.first, "send");
@@ -388,13 +388,13 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
          }},
         {"a store read of a value the serial replay does not have", "serializability",
          [](Traces& t) {
-             const auto answer = t.ClientGroup(Is(t, "ok", 0, kRead));
+             const auto answer = t.ClientGroup(Is(t, "commit", "server", kRead));
              const auto executed = t.StoreGroupOf(answer.first);
              AddTo(t.store.At(RowOf(t.store, executed, kRead), "value"), 1);
          }},
-        {"a store abort whose compares held", "serializability",
+        {"a store abort whose compares held", "aborts justified",
          [](Traces& t) {
-             const auto answer = t.ClientGroup(Is(t, "ok", 0, kRead));
+             const auto answer = t.ClientGroup(Is(t, "commit", "server", kRead));
              const auto [first, count] = t.StoreGroupOf(answer.first);
              for (size_t r = first; r < first + count; ++r)
              {
@@ -412,17 +412,18 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
                  }
              }
          }},
-        {"a final state unlike the replay's", "final state",
+        {"a final state unlike the replay's", "no lost or doubled writes",
          [](Traces& t) {
              auto& digest = t.metrics["gotthard"]["store_digest"];
              digest = digest.get<uint64_t>() ^ 1;
          }},
-        {"a switch OK for a transaction with writes", "switch commits no write",
+        {"a switch OK for writes the store aborted", "no lost or doubled writes",
          [](Traces& t) {
-             const auto [first, count] = t.ClientGroup(Is(t, "ok", 0, kWrite));
+             const auto [first, count] = t.ClientGroup(Is(t, "abort", "server", kWrite));
              for (size_t r = first; r < first + count; ++r)
              {
-                 t.client.At(r, "from_switch") = "1";
+                 t.client.At(r, "event") = "commit";
+                 t.client.At(r, "by") = "network";
              }
          }},
         {"an execution no client sent", "request integrity",
@@ -433,7 +434,7 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
                  {
                      for (size_t r = first; r < first + count; ++r)
                      {
-                         AddTo(t.store.At(r, "txn"), int64_t{1} << 40);
+                         AddTo(t.store.At(r, "attempt"), int64_t{1} << 40);
                      }
                      return;
                  }
@@ -441,13 +442,13 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
          }},
         {"an execution of another write than the one sent", "request integrity",
          [](Traces& t) {
-             const auto answer = t.ClientGroup(Is(t, "ok", 0, kWrite));
+             const auto answer = t.ClientGroup(Is(t, "commit", "server", kWrite));
              const auto sent = t.ClientGroupOf(t.StoreGroupOf(answer.first).first, "send");
              AddTo(t.client.At(RowOf(t.client, *sent, kWrite), "value"), 1);
          }},
         {"an execution before its request was sent", "request integrity",
          [](Traces& t) {
-             const auto answer = t.ClientGroup(Is(t, "ok", 0, kWrite));
+             const auto answer = t.ClientGroup(Is(t, "commit", "server", kWrite));
              const auto executed = t.StoreGroupOf(answer.first);
              const auto [first, count] = *t.ClientGroupOf(executed.first, "send");
              for (size_t r = first; r < first + count; ++r)
@@ -458,11 +459,11 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
          }},
         {"an attempt id sent twice", "request integrity",
          [](Traces& t) {
-             AppendCopy(t.client, t.ClientGroup(Is(t, "send", 0)));
+             AppendCopy(t.client, t.ClientGroup(Is(t, "send", "client")));
          }},
-        {"a store OK received before the store executed it", "real time",
+        {"a store OK received before the store executed it", "strict serializability",
          [](Traces& t) {
-             const auto [first, count] = t.ClientGroup(Is(t, "ok", 0, kWrite));
+             const auto [first, count] = t.ClientGroup(Is(t, "commit", "server", kWrite));
              const uint64_t executed = t.store.Uint(t.StoreGroupOf(first).first, "time_ns");
              for (size_t r = first; r < first + count; ++r)
              {
@@ -476,20 +477,21 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
     }
 
     const std::vector<Corruption> onRc = {
-        {"a switch read of a value the store never held", "switch answers",
+        {"a switch read of a value the store never held", "serializability",
          [](Traces& t) {
-             const auto group = t.ClientGroup(Is(t, "ok", 1, kRead));
+             const auto group = t.ClientGroup(Is(t, "commit", "network", kRead));
              t.client.At(group.first, "value") = "987654321";
          }},
         {"a stale switch read: a value overwritten by a commit answered before the read was sent",
-         "real time",
+         "strict serializability",
          [](Traces& t) {
              // A read answered v (v > 0) by the switch, sent after the client that wrote v was
              // told OK: it may not read v - 1 any more.
              std::map<uint64_t, int64_t> okAtOf;  // counter value -> when its writer got OK
              for (const auto& [first, count] : t.client.Groups())
              {
-                 if (t.client.At(first, "event") == "ok" && HasType(t.client, first, count, kWrite))
+                 if (t.client.At(first, "event") == "commit" &&
+                     HasType(t.client, first, count, kWrite))
                  {
                      const size_t write = RowOf(t.client, {first, count}, kWrite);
                      okAtOf[t.client.Uint(write, "value")] =
@@ -501,12 +503,12 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
              {
                  if (t.client.At(first, "event") == "send")
                  {
-                     sentAt[t.client.At(first, "client") + "/" + t.client.At(first, "txn")] =
+                     sentAt[t.client.At(first, "client") + "/" + t.client.At(first, "attempt")] =
                          static_cast<int64_t>(t.client.Uint(first, "time_ns"));
                  }
              }
              const auto read = t.ClientGroup([&](size_t first, size_t count) {
-                 if (!Is(t, "ok", 1, kRead)(first, count))
+                 if (!Is(t, "commit", "network", kRead)(first, count))
                  {
                      return false;
                  }
@@ -514,7 +516,7 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
                  const auto ok = okAtOf.find(value);
                  return value > 0 && ok != okAtOf.end() &&
                         ok->second < sentAt[t.client.At(first, "client") + "/" +
-                                            t.client.At(first, "txn")];
+                                            t.client.At(first, "attempt")];
              });
              AddTo(t.client.At(read.first, "value"), -1);
          }},
@@ -524,9 +526,9 @@ TEST_CASE("The Gotthard checker catches hand-made corruptions of a good run",
         ExpectCaught(rc, corruption);
     }
 
-    ExpectCaught(tpcc, {"a switch OK that changes the compares it confirms", "client outcomes",
+    ExpectCaught(tpcc, {"a switch OK that changes the compares it confirms", "outcomes",
                         [](Traces& t) {
-                            const auto group = t.ClientGroup(Is(t, "ok", 1, kCompare));
+                            const auto group = t.ClientGroup(Is(t, "commit", "network", kCompare));
                             AddTo(t.client.At(RowOf(t.client, group, kCompare), "value"), 1);
                         }});
 }
@@ -548,11 +550,11 @@ TEST_CASE("The Gotthard checker refuses malformed traces with the line named",
     };
     CHECK_THROWS_WITH(gotthard::CheckRun(
                           refused([](Traces& t) { t.client.At(0, "event") = "sent"; })),
-                      Catch::Contains("gotthard_client.csv") && Catch::Contains("line 2") &&
+                      Catch::Contains("txn_client.csv") && Catch::Contains("line 2") &&
                           Catch::Contains("unknown event \"sent\""));
     CHECK_THROWS_WITH(gotthard::CheckRun(refused([](Traces& t) { t.store.At(1, "op") = "5"; })),
-                      Catch::Contains("gotthard_store.csv") && Catch::Contains("line 3") &&
+                      Catch::Contains("txn_log.csv") && Catch::Contains("line 3") &&
                           Catch::Contains("does not continue"));
     CHECK_THROWS_WITH(gotthard::CheckRun(refused([](Traces& t) { t.store.At(0, "type") = "9"; })),
-                      Catch::Contains("unknown operation type 9"));
+                      Catch::Contains("unknown operation type \"9\""));
 }

@@ -120,7 +120,7 @@ TEST_CASE("A crashed client resumes after recovering, and the store survives a c
     CheckGotthardRun(run.runDir);
     CHECK(Count(run, "abandoned") == 2);
     std::vector<uint64_t> okAfter(2, 0);
-    CsvReader log(run.runDir + "/gotthard_client.csv", {"client", "event", "op", "time_ns"});
+    CsvReader log(run.runDir + "/txn_client.csv", {"client", "event", "op", "time_ns"});
     const size_t client = log.Column("client");
     const size_t event = log.Column("event");
     const size_t op = log.Column("op");
@@ -129,7 +129,7 @@ TEST_CASE("A crashed client resumes after recovering, and the store survives a c
     {
         const uint64_t host = log.Uint(client);
         const int64_t recovered = host == 0 ? 6'000'000'000 : 12'001'000'000;
-        if (host < 2 && log.Text(event) == "ok" && log.Uint(op) == 0 && log.Int(time) > recovered)
+        if (host < 2 && log.Text(event) == "commit" && log.Uint(op) == 0 && log.Int(time) > recovered)
         {
             ++okAfter[host];
         }

@@ -1,0 +1,27 @@
+#ifndef INCSIM_TXN_WORKLOAD_SPEC_H
+#define INCSIM_TXN_WORKLOAD_SPEC_H
+
+#include "protocols/txn/tpcc-workload.h"
+#include "protocols/txn/ycsbt-workload.h"
+#include "sim/scenario/schema.h"
+
+namespace incsim::txn
+{
+
+// Scenario fields of the shared workloads, for a protocol to embed in its /workload spec
+// (documented in docs/txn.md; the protocol's section of docs/scenario.md lists them), and the
+// readers that turn them into a Config, checking what the spec alone cannot (with the JSON
+// path named). `partitions` is the protocol's number of shards.
+
+/// YCSB-T: partitions_per_txn, ops, records, columns, theta, reads.
+Spec& AddYcsbtFields(Spec& workload);
+YcsbtWorkload::Config ReadYcsbtConfig(const ParamView& workload, uint32_t partitions);
+
+/// TPC-C: warehouses_per_server, districts, customers, items, new_order, payment,
+/// remote_items, remote_customers, min_lines, max_lines.
+Spec& AddTpccFields(Spec& workload);
+TpccWorkload::Config ReadTpccConfig(const ParamView& workload, uint32_t partitions);
+
+} // namespace incsim::txn
+
+#endif
