@@ -131,9 +131,9 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
                                  uint32_t upPorts) const
 {
     p4rt::ControlPlane& control = pipeline.Control();
-    const uint64_t mode = !m_aggregate                           ? contract::MODE_OFF
-                          : m_incarnation == Incarnation::Chip ? contract::MODE_CHIP
-                                                                : contract::MODE_CPU;
+    const uint64_t aggregateMode =
+        m_incarnation == Incarnation::Chip ? contract::MODE_CHIP : contract::MODE_CPU;
+    const uint64_t mode = m_aggregate ? aggregateMode : contract::MODE_OFF;
     const int64_t timeoutNs = m_config.beaconIntervalNs * m_portTimeoutIntervals;
     using configure = contract::MyIngress::configure;
     control.SetDefaultAction(contract::MyIngress::onepipe_config::kName, configure::kName,

@@ -9,7 +9,11 @@
 #include "p4/compiler/diagnostics.h"
 #include "p4/runtime/bits.h"
 #include "p4/runtime/v1model-switch.h"
+#include "gotthard-test-support.h"
 #include "p4-test-support.h"
+#include "sim/switch/p4-pipeline.h"
+#include "sim/switch/switch-device.h"
+#include "test-support.h"
 
 #include "contract_layout-contract.h"
 #include "forward-contract.h"
@@ -24,6 +28,7 @@
 
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace incsim;
@@ -286,4 +291,27 @@ TEST_CASE("a library of declarations gets a contract without program parts", "[p
     CHECK_FALSE(p4::CompileProgram(p4test::P4TestDir() + "/../../p4/lib/headers.p4",
                                    programDiags)
                     .code);
+}
+
+TEST_CASE("every Gotthard mode configures its switches with the program's MODE_ constant",
+          "[p4][contract][gotthard]")
+{
+    test::InitIncsim();
+    namespace gotthard = p4gen::gotthard::contract;
+    const std::pair<const char*, uint64_t> modes[] = {
+        {"gotthard", gotthard::MODE_GOTTHARD},
+        {"read-cache", gotthard::MODE_READ_CACHE},
+        {"forward", gotthard::MODE_FORWARD},
+        {"broken-ok-writes", gotthard::MODE_BROKEN_OK_WRITES},
+    };
+    for (const auto& [mode, number] : modes)
+    {
+        INFO(mode);
+        test::TestWorld world(test::GotthardScenario(mode, R"("kind": "counter")"), {}, true);
+        auto* pipeline = dynamic_cast<P4Pipeline*>(world.Switch("G").GetPipeline());
+        REQUIRE(pipeline != nullptr);
+        using config = gotthard::MyIngress::gotthard_config;
+        const p4rt::TableEntry& entry = pipeline->Control().GetTable(config::kName).DefaultEntry();
+        CHECK(entry.args[0] == number);  // configure's first parameter, mode
+    }
 }
