@@ -397,14 +397,15 @@ class ContractWriter
             // A plain enum's members are numbered in order, as the back end does.
             const auto pattern = member.value ? m_input.evaluate(*member.value)
                                               : std::optional<uint64_t>(i);
-            const std::string cppName = CppContractName(member.name, taken);
             if (pattern)
             {
-                out.Line(fmt::format("{} = {},", cppName, LiteralOf(*pattern, width, isSigned)));
+                out.Line(fmt::format("{} = {},", CppContractName(member.name, taken),
+                                     LiteralOf(*pattern, width, isSigned)));
             }
             else
             {
-                out.Line(fmt::format("{},  // not a compile-time value", cppName));
+                out.Line(fmt::format("// {}: not a compile-time value, so not in the contract",
+                                     member.name));
             }
         }
         out.Close(";");
