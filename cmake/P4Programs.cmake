@@ -41,7 +41,8 @@ function(incsim_p4_programs)
   set(includes "")
   set(entries "")
   foreach(name IN LISTS names)
-    string(APPEND includes "#include \"${name}.h\"\n")
+    # The contract too, so that every program's contract compiles, even one no C++ uses yet.
+    string(APPEND includes "#include \"${name}.h\"\n#include \"${name}-contract.h\"\n")
     string(APPEND entries "        ${name}::Program(),\n")
   endforeach()
   file(CONFIGURE OUTPUT ${registry_h} CONTENT
