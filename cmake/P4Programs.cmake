@@ -1,7 +1,8 @@
 # incsim_p4_programs(TARGET <lib> REGISTRY <Function> SOURCES <a.p4> ...)
 #
 # Compiles each P4 program with incsim-p4c at build time into ${CMAKE_BINARY_DIR}/p4gen/, and
-# builds a static library of the generated C++ plus a registry function
+# builds a static library of the generated C++ (NAME.h, NAME.cc; NAME-contract.h is the
+# program's contract for hand-written C++, p4/README.md) plus a registry function
 #   std::vector<incsim::p4rt::GeneratedProgram> incsim::p4gen::<Function>();
 # declared in the generated header <Function>.h. Editing a .p4 file (or anything it includes)
 # regenerates its code and rebuilds what depends on it. Generated code never enters the source
@@ -23,7 +24,7 @@ function(incsim_p4_programs)
     endif()
     set_property(GLOBAL APPEND PROPERTY INCSIM_P4_PROGRAM_NAMES ${name})
     add_custom_command(
-      OUTPUT ${out_dir}/${name}.h ${out_dir}/${name}.cc
+      OUTPUT ${out_dir}/${name}.h ${out_dir}/${name}.cc ${out_dir}/${name}-contract.h
       COMMAND incsim-p4c ${source} --name ${name} --out-dir ${out_dir}
               --depfile ${out_dir}/${name}.d --source-name ${relative}
               --source-root ${PROJECT_SOURCE_DIR}
@@ -31,7 +32,7 @@ function(incsim_p4_programs)
       DEPFILE ${out_dir}/${name}.d
       COMMENT "Compiling P4 ${relative}"
       VERBATIM)
-    list(APPEND generated ${out_dir}/${name}.cc)
+    list(APPEND generated ${out_dir}/${name}.cc ${out_dir}/${name}-contract.h)
     list(APPEND names ${name})
   endforeach()
 
@@ -40,7 +41,8 @@ function(incsim_p4_programs)
   set(includes "")
   set(entries "")
   foreach(name IN LISTS names)
-    string(APPEND includes "#include \"${name}.h\"\n")
+    # The contract too, so that every program's contract compiles, even one no C++ uses yet.
+    string(APPEND includes "#include \"${name}.h\"\n#include \"${name}-contract.h\"\n")
     string(APPEND entries "        ${name}::Program(),\n")
   endforeach()
   file(CONFIGURE OUTPUT ${registry_h} CONTENT
@@ -71,4 +73,30 @@ ${entries}    };
   add_library(${ARG_TARGET} STATIC ${generated} ${registry_cc})
   target_include_directories(${ARG_TARGET} PUBLIC ${out_dir} ${PROJECT_SOURCE_DIR})
   target_link_libraries(${ARG_TARGET} PUBLIC incsim_p4rt)
+endfunction()
+
+# incsim_p4_library_contract(TARGET <lib> NAME <name> SOURCE <lib.p4>)
+#
+# The contract header of a library of P4 declarations with no `main` (constants, enums, header
+# layouts), ${CMAKE_BINARY_DIR}/p4gen/<name>-contract.h, generated for the target <lib> (which
+# must be a library made by incsim_p4_programs, whose include path holds p4gen/).
+function(incsim_p4_library_contract)
+  cmake_parse_arguments(ARG "" "TARGET;NAME;SOURCE" "" ${ARGN})
+  set(out_dir ${CMAKE_BINARY_DIR}/p4gen)
+  file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${ARG_SOURCE})
+  get_property(taken GLOBAL PROPERTY INCSIM_P4_PROGRAM_NAMES)
+  if(ARG_NAME IN_LIST taken)
+    message(FATAL_ERROR "${relative}: a P4 program is already called '${ARG_NAME}'")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY INCSIM_P4_PROGRAM_NAMES ${ARG_NAME})
+  add_custom_command(
+    OUTPUT ${out_dir}/${ARG_NAME}-contract.h
+    COMMAND incsim-p4c ${ARG_SOURCE} --library --name ${ARG_NAME} --out-dir ${out_dir}
+            --depfile ${out_dir}/${ARG_NAME}.d --source-name ${relative}
+            --source-root ${PROJECT_SOURCE_DIR}
+    DEPENDS ${ARG_SOURCE} incsim-p4c
+    DEPFILE ${out_dir}/${ARG_NAME}.d
+    COMMENT "Generating the contract of P4 library ${relative}"
+    VERBATIM)
+  target_sources(${ARG_TARGET} PRIVATE ${out_dir}/${ARG_NAME}-contract.h)
 endfunction()

@@ -71,8 +71,8 @@
 #include "lib/ecmp.p4"
 
 const bit<16> GOTTHARD_PORT = 0x4754;
-#define GOTTHARD_MAX_OPS 10
-#define GOTTHARD_CACHE_MAX 65536
+const bit<32> GOTTHARD_MAX_OPS = 10;        // FOR_EACH_OP below has one step per operation
+const bit<32> GOTTHARD_CACHE_MAX = 65536;
 
 const bit<1> MSG_REQUEST = 0;
 const bit<1> MSG_RESPONSE = 1;

@@ -56,6 +56,7 @@
 
 const bit<16> ETHERTYPE_ONEPIPE = 0x88B5;
 const bit<16> ONEPIPE_PORT_BASE = 0x4000;
+const bit<16> ONEPIPE_PORT_MASK = 0xff00;   // 256 ports: one per process of a host
 const bit<16> ALL_PORTS_GROUP = 1;
 const bit<9>  DROP_PORT = 511;     // v1model: egress_spec after mark_to_drop
 
@@ -69,6 +70,8 @@ const bit<2> MODE_OFF = 0;
 const bit<2> MODE_CHIP = 1;
 const bit<2> MODE_CPU = 2;
 
+const bit<8> FLAG_END_OF_MESSAGE = 1;   // onepipe_t.flags: the message's last fragment
+
 #define BARRIER_MAX 48w0xffffffffffff
 
 /* Section 6.1: 24 bytes after the UDP header (or after Ethernet, for beacons). */
@@ -78,7 +81,7 @@ header onepipe_t {
     bit<48> commit_barrier;  // reliable service's commit barrier (not aggregated here)
     bit<32> psn;
     bit<8>  opcode;
-    bit<8>  flags;           // bit 0: end of message
+    bit<8>  flags;           // FLAG_END_OF_MESSAGE
 }
 
 struct headers_t {
@@ -239,7 +242,7 @@ parser MyParser(packet_in packet, out headers_t hdr, inout metadata_t meta,
     state parse_udp {
         packet.extract(hdr.udp);
         transition select(hdr.udp.dstPort) {
-            ONEPIPE_PORT_BASE &&& 0xff00: parse_onepipe;
+            ONEPIPE_PORT_BASE &&& ONEPIPE_PORT_MASK: parse_onepipe;
             default: accept;
         }
     }

@@ -1463,6 +1463,62 @@ Canon(const Type* type)
     return type;
 }
 
+const Declaration*
+NamedDecl(const Type* type)
+{
+    type = Canon(type);
+    const auto* named = type ? type->As<NamedType>() : nullptr;
+    return named ? named->resolved : nullptr;
+}
+
+unsigned
+ScalarWidth(const Type* type)
+{
+    type = Canon(type);
+    if (!type)
+    {
+        return 0;
+    }
+    if (const auto* bits = type->As<BitsType>())
+    {
+        return bits->width;
+    }
+    if (type->Is<BoolType>())
+    {
+        return 1;
+    }
+    if (type->Is<ErrorType>())
+    {
+        return 32;
+    }
+    if (const auto* decl = NamedDecl(type))
+    {
+        if (const auto* enumDecl = decl->As<EnumDecl>())
+        {
+            return enumDecl->underlyingType ? ScalarWidth(enumDecl->underlyingType.get()) : 32;
+        }
+    }
+    return 0;
+}
+
+bool
+IsSignedScalar(const Type* type)
+{
+    type = Canon(type);
+    if (const auto* bits = type ? type->As<BitsType>() : nullptr)
+    {
+        return bits->isSigned;
+    }
+    if (const auto* decl = NamedDecl(type))
+    {
+        if (const auto* enumDecl = decl->As<EnumDecl>())
+        {
+            return enumDecl->underlyingType && IsSignedScalar(enumDecl->underlyingType.get());
+        }
+    }
+    return false;
+}
+
 std::string
 ToString(const Type& type)
 {

@@ -912,6 +912,13 @@ void ForEachChild(Node& node, const std::function<void(Node&)>& visit);
 
 /// Follows typedefs to the type they name (at most 64 deep; null stays null).
 const Type* Canon(const Type* type);
+/// The declaration a (typedef'd) named type refers to, or nullptr.
+const Declaration* NamedDecl(const Type* type);
+/// Width in bits of a scalar type: bit/int, bool, serializable enum; 32 for enums and errors
+/// (as the back end numbers them); 0 for anything else (structs, headers, stacks, InfInt).
+unsigned ScalarWidth(const Type* type);
+/// int<N>, or a serializable enum over one.
+bool IsSignedScalar(const Type* type);
 
 /// P4 text for one node (expressions and types print on one line; for messages).
 std::string ToString(const Expression& expression);

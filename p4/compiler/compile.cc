@@ -81,4 +81,37 @@ CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions ba
     return result;
 }
 
+CompileResult
+CompileLibrary(const std::string& path, Diagnostics& diags, CppBackendOptions backend,
+               const FrontendOptions& options)
+{
+    CompileResult result;
+    auto program = ParseProgram(path, diags, options);
+    if (program)
+    {
+        for (const std::string& file : program->sources->FileNames())
+        {
+            result.dependencies.push_back(file);
+        }
+    }
+    if (!program || diags.HasErrors() || !CheckProgram(*program, diags))
+    {
+        return result;
+    }
+    if (backend.name.empty())
+    {
+        backend.name = ProgramNameForPath(path);
+    }
+    if (backend.sourcePath.empty())
+    {
+        backend.sourcePath = path;
+    }
+    result.libraryContract = GenerateLibraryContract(*program, backend, diags);
+    if (diags.HasErrors())
+    {
+        result.libraryContract.reset();
+    }
+    return result;
+}
+
 } // namespace incsim::p4

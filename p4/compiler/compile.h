@@ -1,7 +1,7 @@
 #ifndef INCSIM_P4_COMPILER_COMPILE_H
 #define INCSIM_P4_COMPILER_COMPILE_H
 
-// The whole compiler in one call: preprocess, parse, check, generate C++.
+// The whole compiler in one call: preprocess, parse, check, generate C++ (and the contract).
 
 #include "p4/compiler/cpp-backend.h"
 #include "p4/compiler/frontend.h"
@@ -18,6 +18,8 @@ class Diagnostics;
 struct CompileResult
 {
     std::optional<CppCode> code;  // nullopt when diags has errors
+    /// CompileLibrary's contract header; nullopt when diags has errors.
+    std::optional<std::string> libraryContract;
     /// Every file the program read (itself and its includes), for build-system depfiles.
     std::vector<std::string> dependencies;
 };
@@ -25,6 +27,12 @@ struct CompileResult
 /// Compiles the program at `path`. Empty fields of `backend` default to
 /// ProgramNameForPath(path) and `path` itself.
 CompileResult CompileProgram(const std::string& path, Diagnostics& diags,
+                             CppBackendOptions backend = {},
+                             const FrontendOptions& options = {});
+
+/// Compiles a library of declarations with no `main` (p4/lib/headers.p4) into its contract
+/// header only (result.libraryContract).
+CompileResult CompileLibrary(const std::string& path, Diagnostics& diags,
                              CppBackendOptions backend = {},
                              const FrontendOptions& options = {});
 

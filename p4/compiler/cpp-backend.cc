@@ -1,5 +1,6 @@
 #include "p4/compiler/cpp-backend.h"
 
+#include "p4/compiler/contract.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/runtime/bits.h"
 #include "p4/runtime/source-hash.h"
@@ -44,14 +45,6 @@ namespace
 {
 
 using namespace ast;
-
-const Declaration*
-NamedDecl(const Type* type)
-{
-    type = Canon(type);
-    const auto* named = type ? type->As<NamedType>() : nullptr;
-    return named ? named->resolved : nullptr;
-}
 
 /// How a standard_metadata field crosses the target boundary (see p4rt::V1Metadata).
 struct MetadataRole
@@ -203,10 +196,61 @@ class Generator
         code.codeHash = p4rt::SourceHash(text);
         code.header = HeaderText();
         code.source = SourcePrologue() + text + SourceEpilogue(code.codeHash);
+        code.contract = GenerateContract(m_program, MakeContractInput(true));
         return code;
     }
 
+    std::optional<std::string> RunLibrary()
+    {
+        CollectConstants();
+        if (m_failed)
+        {
+            return std::nullopt;
+        }
+        return GenerateContract(m_program, MakeContractInput(false));
+    }
+
   private:
+    ContractInput MakeContractInput(bool isProgram) const
+    {
+        ContractInput input;
+        input.name = m_options.name;
+        input.sourcePath = m_options.sourcePath;
+        input.isProgram = isProgram;
+        input.evaluate = [this](const Expression& expression) { return EvalConst(expression); };
+        std::vector<std::pair<std::string, uint32_t>> errors(m_errorCodes.begin(),
+                                                             m_errorCodes.end());
+        std::sort(errors.begin(), errors.end(),
+                  [](const auto& a, const auto& b) { return a.second < b.second; });
+        input.errors = std::move(errors);
+        for (const TableInfo& table : m_tables)
+        {
+            ContractInput::Table entry;
+            entry.name = table.controlPlaneName;
+            entry.keys = KeyNames(*table.decl);
+            for (const ActionDecl* action : table.actions)
+            {
+                entry.actions.push_back(m_actions[m_actionIndex.at(action)].controlPlaneName);
+            }
+            if (const auto* size = table.decl->Size(); size && size->value)
+            {
+                entry.size = EvalConst(*size->value);
+            }
+            input.tables.push_back(std::move(entry));
+        }
+        for (const ActionInfo& action : m_actions)
+        {
+            input.actions.push_back({action.controlPlaneName, ControlPlaneParams(*action.decl)});
+        }
+        for (const InstanceDecl* instance : m_externOrder)
+        {
+            const ExternInfo& info = m_externs.at(instance);
+            input.externs.push_back({info.controlPlaneName, info.kind == ExternKind::Register,
+                                     info.width, info.size});
+        }
+        return input;
+    }
+
     enum class ExternKind
     {
         Register,
@@ -262,53 +306,9 @@ class Generator
     // Types
     // -----------------------------------------------------------------------------------
 
-    /// Width in bits of a scalar type: bit/int, bool, serializable enum; 32 for enums and
-    /// errors; 0 for anything else (structs, headers, InfInt).
-    static unsigned Width(const Type* type)
-    {
-        type = Canon(type);
-        if (!type)
-        {
-            return 0;
-        }
-        if (const auto* bits = type->As<BitsType>())
-        {
-            return bits->width;
-        }
-        if (type->Is<BoolType>())
-        {
-            return 1;
-        }
-        if (type->Is<ErrorType>())
-        {
-            return 32;
-        }
-        if (const auto* decl = NamedDecl(type))
-        {
-            if (const auto* enumDecl = decl->As<EnumDecl>())
-            {
-                return enumDecl->underlyingType ? Width(enumDecl->underlyingType.get()) : 32;
-            }
-        }
-        return 0;
-    }
+    static unsigned Width(const Type* type) { return ScalarWidth(type); }
 
-    static bool IsSigned(const Type* type)
-    {
-        type = Canon(type);
-        if (const auto* bits = type ? type->As<BitsType>() : nullptr)
-        {
-            return bits->isSigned;
-        }
-        if (const auto* decl = NamedDecl(type))
-        {
-            if (const auto* enumDecl = decl->As<EnumDecl>())
-            {
-                return enumDecl->underlyingType && IsSigned(enumDecl->underlyingType.get());
-            }
-        }
-        return false;
-    }
+    static bool IsSigned(const Type* type) { return IsSignedScalar(type); }
 
     static bool IsBool(const Type* type)
     {
@@ -463,7 +463,8 @@ class Generator
         return size;
     }
 
-    void Collect()
+    /// Constants, enums and error codes: what a library without `main` has too.
+    void CollectConstants()
     {
         for (const auto& decl : m_program.declarations)
         {
@@ -488,6 +489,11 @@ class Generator
                 }
             }
         }
+    }
+
+    void Collect()
+    {
+        CollectConstants();
         for (const char* name : {"NoError", "PacketTooShort", "NoMatch", "StackOutOfBounds"})
         {
             if (!m_errorCodes.count(name))
@@ -2659,7 +2665,8 @@ class Generator
         out.Line("");
     }
 
-    std::vector<std::pair<std::string, unsigned>> ControlPlaneParams(const ActionDecl& action)
+    std::vector<std::pair<std::string, unsigned>>
+    ControlPlaneParams(const ActionDecl& action) const
     {
         std::vector<std::pair<std::string, unsigned>> params;
         for (const auto& param : action.params)
@@ -2693,6 +2700,22 @@ class Generator
         return position.value_or(0);
     }
 
+    /// The control plane's names of a table's key fields: @name, or the expression as written.
+    static std::vector<std::string> KeyNames(const TableDecl& table)
+    {
+        std::vector<std::string> names;
+        if (const auto* key = table.Key())
+        {
+            for (const auto& element : key->keys)
+            {
+                const auto* nameAnnotation = FindAnnotation(element->annotations, "name");
+                const auto annotated = nameAnnotation ? nameAnnotation->StringArg() : std::nullopt;
+                names.push_back(annotated ? *annotated : ToString(*element->expression));
+            }
+        }
+        return names;
+    }
+
     void EmitTableSchema(const TableInfo& table, CodeWriter& out)
     {
         const TableDecl& decl = *table.decl;
@@ -2701,11 +2724,11 @@ class Generator
         out.Line(fmt::format("schema.name = \"{}\";", table.controlPlaneName));
         if (const auto* key = decl.Key())
         {
-            for (const auto& element : key->keys)
+            const std::vector<std::string> names = KeyNames(decl);
+            for (size_t k = 0; k < key->keys.size(); ++k)
             {
-                const auto* nameAnnotation = FindAnnotation(element->annotations, "name");
-                const auto annotated = nameAnnotation ? nameAnnotation->StringArg() : std::nullopt;
-                const std::string name = annotated ? *annotated : ToString(*element->expression);
+                const auto& element = key->keys[k];
+                const std::string& name = names[k];
                 const unsigned width = Width(element->expression->type);
                 if (width == 0)
                 {
@@ -3476,6 +3499,13 @@ std::optional<CppCode>
 GenerateCpp(const ast::Program& program, const CppBackendOptions& options, Diagnostics& diags)
 {
     return Generator(program, options, diags).Run();
+}
+
+std::optional<std::string>
+GenerateLibraryContract(const ast::Program& program, const CppBackendOptions& options,
+                        Diagnostics& diags)
+{
+    return Generator(program, options, diags).RunLibrary();
 }
 
 } // namespace incsim::p4

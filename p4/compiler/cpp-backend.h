@@ -11,6 +11,8 @@
 // What comes out, for a program called `forward`:
 //  - header: declares `incsim::p4gen::forward::Program()`, returning the GeneratedProgram
 //    (info and factory);
+//  - contract: forward-contract.h, the program's constants, types and control-plane names
+//    for hand-written C++ (contract.h);
 //  - source: headers and structs as C++ structs (bit<N> fields in the smallest unsigned
 //    integer, wider ones in p4rt::WideBits<N>, a `valid` flag per header), a per-packet State
 //    (hdr, meta, standard metadata), and the program class: the parser as a goto state
@@ -55,10 +57,19 @@ struct CppCode
     /// Hash of the generated program (what the source holds apart from its framing), recorded
     /// in the program's info so that a stale build can be recognised.
     uint64_t codeHash = 0;
+    /// NAME-contract.h: the program's constants, types and control-plane names for the C++
+    /// around it (contract.h).
+    std::string contract;
 };
 
 std::optional<CppCode> GenerateCpp(const ast::Program& program, const CppBackendOptions& options,
                                    Diagnostics& diags);
+
+/// The contract of a library of declarations (constants, enums, types; no `main`), such as
+/// p4/lib/headers.p4; nullopt when a constant cannot be generated.
+std::optional<std::string> GenerateLibraryContract(const ast::Program& program,
+                                                   const CppBackendOptions& options,
+                                                   Diagnostics& diags);
 
 /// The program name CppBackendOptions expects for a .p4 path: "p4/my-prog.p4" -> "my_prog",
 /// "2pc.p4" -> "_2pc" (the name the build gives it).

@@ -17,17 +17,33 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <utility>
 
 namespace incsim::gotthard
 {
 
 namespace
 {
-/// gotthard.p4's MODE_* constants, by the scenario's names.
+/// gotthard.p4's MODE_* constants, by the scenario's names (/protocol/params/mode). A name
+/// with no constant is an error, never a mode by default.
 uint64_t
 ModeNumber(const std::string& mode)
 {
-    return mode == "read-cache" ? 1 : mode == "gotthard" ? 2 : mode == "broken-ok-writes" ? 3 : 0;
+    static constexpr std::pair<const char*, uint64_t> kModes[] = {
+        {"gotthard", contract::MODE_GOTTHARD},
+        {"read-cache", contract::MODE_READ_CACHE},
+        {"forward", contract::MODE_FORWARD},
+        {"broken-ok-writes", contract::MODE_BROKEN_OK_WRITES},
+    };
+    for (const auto& [name, number] : kModes)
+    {
+        if (mode == name)
+        {
+            return number;
+        }
+    }
+    throw ConfigError(fmt::format("gotthard: mode \"{}\" has no MODE_* constant in {}", mode,
+                                  contract::kSource));
 }
 
 /// The microbenchmark workload of `kind`; the locality workload needs exactly two groups.
@@ -68,7 +84,8 @@ MakeMicroWorkload(const ParamView& workload, const std::string& kind,
     return std::make_unique<txn::KvWorkload>(config, std::move(groupOf));
 }
 
-constexpr uint64_t kCacheMax = 65536;  // GOTTHARD_CACHE_MAX
+constexpr uint64_t kCacheMax = contract::GOTTHARD_CACHE_MAX;
+static_assert(contract::MyIngress::cache_key::kSize == kCacheMax);
 constexpr uint16_t kClientPort = 0x1000;
 } // namespace
 
@@ -159,11 +176,13 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
     const uint64_t mode = ModeNumber(params.String("mode"));
     const uint64_t slots = static_cast<uint64_t>(params.Int("cache_slots"));
     const World::PipelineFactory gotthardFactory = world.ProgramPipelineFactory(
-        "gotthard", params.Path() + "/switches",
+        contract::kProgram, params.Path() + "/switches",
         [this, mode, slots](P4Pipeline& pipeline, SwitchDevice&) {
+            using configure = contract::MyIngress::configure;
             pipeline.Control().SetDefaultAction(
-                "MyIngress.gotthard_config", "configure",
-                {{"mode", p4rt::BitString(mode)}, {"cache_slots", p4rt::BitString(slots)}});
+                contract::MyIngress::gotthard_config::kName, configure::kName,
+                {{configure::mode::kName, p4rt::BitString(mode)},
+                 {configure::cache_slots::kName, p4rt::BitString(slots)}});
             m_pipelines.push_back(&pipeline);
         });
     const World::PipelineFactory plain = world.DefaultPipelineFactory();
@@ -243,9 +262,9 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
     for (P4Pipeline* pipeline : m_pipelines)
     {
         const p4rt::CounterArray& events =
-            pipeline->Control().GetCounter("MyIngress.gotthard_events");
-        switchAborts += events.Packets(0);
-        switchOks += events.Packets(1);
+            pipeline->Control().GetCounter(contract::MyIngress::gotthard_events::kName);
+        switchAborts += events.Packets(contract::EVENT_SWITCH_ABORT);
+        switchOks += events.Packets(contract::EVENT_SWITCH_OK);
     }
     uint64_t committed = 0;
     std::vector<int64_t> latenciesPs;

@@ -15,7 +15,7 @@ Message::Encode(std::vector<uint8_t>& out) const
     p[0] = static_cast<uint8_t>((header.response ? Header::kResponseBit : 0) |
                                 (header.fromSwitch ? Header::kFromSwitchBit : 0) |
                                 (header.replay ? Header::kReplayBit : 0));
-    StoreBe64(p + 1, header.txnId);
+    StoreBe64(p + Header::kTxnIdByte, header.txnId);
     p[Header::kFragSeqByte] = header.fragSeq;
     p[Header::kFragCountByte] = header.fragCount;
     p[Header::kStatusByte] = static_cast<uint8_t>(header.status);
@@ -23,9 +23,9 @@ Message::Encode(std::vector<uint8_t>& out) const
     p += Header::kBytes;
     for (const Op& op : ops)
     {
-        p[0] = static_cast<uint8_t>(op.type);
-        StoreBe32(p + 1, op.key);
-        StoreBe64(p + 5, op.value);
+        p[Op::kTypeByte] = static_cast<uint8_t>(op.type);
+        StoreBe32(p + Op::kKeyByte, op.key);
+        StoreBe64(p + Op::kValueByte, op.value);
         p += Op::kBytes;
     }
 }
@@ -42,7 +42,7 @@ Message::Decode(const uint8_t* bytes, uint32_t length)
     h.response = (bytes[0] & Header::kResponseBit) != 0;
     h.fromSwitch = (bytes[0] & Header::kFromSwitchBit) != 0;
     h.replay = (bytes[0] & Header::kReplayBit) != 0;
-    h.txnId = LoadBe64(bytes + 1);
+    h.txnId = LoadBe64(bytes + Header::kTxnIdByte);
     h.fragSeq = bytes[Header::kFragSeqByte];
     h.fragCount = bytes[Header::kFragCountByte];
     h.status = static_cast<Status>(bytes[Header::kStatusByte]);
@@ -55,9 +55,9 @@ Message::Decode(const uint8_t* bytes, uint32_t length)
     message.ops.resize(h.opCount);
     for (Op& op : message.ops)
     {
-        op.type = static_cast<OpType>(p[0]);
-        op.key = LoadBe32(p + 1);
-        op.value = LoadBe64(p + 5);
+        op.type = static_cast<OpType>(p[Op::kTypeByte]);
+        op.key = LoadBe32(p + Op::kKeyByte);
+        op.value = LoadBe64(p + Op::kValueByte);
         p += Op::kBytes;
     }
     return message;

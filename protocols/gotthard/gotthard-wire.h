@@ -1,6 +1,8 @@
 #ifndef INCSIM_GOTTHARD_GOTTHARD_WIRE_H
 #define INCSIM_GOTTHARD_GOTTHARD_WIRE_H
 
+#include "gotthard-contract.h"
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -8,31 +10,62 @@
 namespace incsim::gotthard
 {
 
-// The wire format of p4/gotthard.p4 (keep the two in step): after UDP to or from kStorePort,
-// a 13-byte Header (paper Fig. 5, with a 64-bit txn_id and a replay flag) and
-// Header::opCount operations of 13 bytes.
+// The wire format of p4/gotthard.p4, from its generated contract (gotthard-contract.h), so
+// that a change to the program's constants or headers that this code does not follow fails
+// the build: after UDP to or from kStorePort, a 13-byte Header (paper Fig. 5, with a 64-bit
+// txn_id and a replay flag) and Header::opCount operations of 13 bytes.
 
-constexpr uint16_t kStorePort = 0x4754;
-constexpr uint32_t kMaxOpsPerPacket = 10;
+namespace contract = p4gen::gotthard::contract;
+
+constexpr uint16_t kStorePort = contract::GOTTHARD_PORT;
+constexpr uint32_t kMaxOpsPerPacket = contract::GOTTHARD_MAX_OPS;
+static_assert(contract::headers_t::ops::kStackSize == kMaxOpsPerPacket);
 
 enum class OpType : uint8_t
 {
-    Read = 1,
-    Write = 2,
-    Compare = 3
+    Read = contract::OP_READ,
+    Write = contract::OP_WRITE,
+    Compare = contract::OP_COMPARE
 };
 
 enum class Status : uint8_t
 {
-    Ok = 0,           ///< responses
-    Abort = 1,        ///< responses
-    First = 0,        ///< requests: the first copy
-    Retransmit = 2    ///< requests: a copy sent after a timeout; switches pass it untouched
+    Ok = contract::STATUS_OK,                ///< responses
+    Abort = contract::STATUS_ABORT,          ///< responses
+    First = contract::STATUS_FIRST,          ///< requests: the first copy
+    Retransmit = contract::STATUS_RETRANSMIT ///< requests: a copy sent after a timeout;
+                                             ///< switches pass it untouched
 };
+
+/// The byte of a header field that fills whole bytes (Field: a field of the contract).
+template <typename Field>
+constexpr uint32_t
+ByteOf()
+{
+    static_assert(Field::kOffset % 8 == 0 && Field::kWidth % 8 == 0,
+                  "the C++ encoding reads this field as whole bytes");
+    return Field::kOffset / 8;
+}
+
+/// The mask of a one-bit field in the header's first byte.
+template <typename Field>
+constexpr uint8_t
+FlagBit()
+{
+    static_assert(Field::kWidth == 1 && Field::kOffset < 8,
+                  "the C++ encoding keeps this flag in the first byte");
+    return static_cast<uint8_t>(0x80u >> Field::kOffset);
+}
 
 struct Op
 {
-    static constexpr uint32_t kBytes = 13;
+    using Layout = contract::gotthard_op_t;
+    static constexpr uint32_t kBytes = Layout::kBytes;
+    static constexpr uint32_t kTypeByte = ByteOf<Layout::op_type>();
+    static constexpr uint32_t kKeyByte = ByteOf<Layout::key>();
+    static constexpr uint32_t kValueByte = ByteOf<Layout::value>();
+    static_assert(Layout::op_type::kWidth == 8 && Layout::key::kWidth == 32 &&
+                  Layout::value::kWidth == 64);
     OpType type = OpType::Read;
     uint32_t key = 0;
     uint64_t value = 0;
@@ -52,16 +85,23 @@ constexpr uint64_t TxnId(uint32_t client, uint64_t attempt)
 
 struct Header
 {
-    static constexpr uint32_t kBytes = 13;
+    using Layout = contract::gotthard_t;
+    static constexpr uint32_t kBytes = Layout::kBytes;
     // The encoding, for code that patches encoded packets: flags in byte 0, txn_id in bytes
     // 1-8, then one byte each.
-    static constexpr uint8_t kResponseBit = 0x80;
-    static constexpr uint8_t kFromSwitchBit = 0x40;
-    static constexpr uint8_t kReplayBit = 0x20;
-    static constexpr uint32_t kFragSeqByte = 9;
-    static constexpr uint32_t kFragCountByte = 10;
-    static constexpr uint32_t kStatusByte = 11;
-    static constexpr uint32_t kOpCountByte = 12;
+    static constexpr uint8_t kResponseBit = FlagBit<Layout::msg_type>();
+    static constexpr uint8_t kFromSwitchBit = FlagBit<Layout::from_switch>();
+    static constexpr uint8_t kReplayBit = FlagBit<Layout::replay>();
+    static constexpr uint32_t kTxnIdByte = ByteOf<Layout::txn_id>();
+    static constexpr uint32_t kFragSeqByte = ByteOf<Layout::frag_seq>();
+    static constexpr uint32_t kFragCountByte = ByteOf<Layout::frag_cnt>();
+    static constexpr uint32_t kStatusByte = ByteOf<Layout::status>();
+    static constexpr uint32_t kOpCountByte = ByteOf<Layout::op_cnt>();
+    static_assert(Layout::txn_id::kWidth == 64 && Layout::frag_seq::kWidth == 8 &&
+                  Layout::frag_cnt::kWidth == 8 && Layout::status::kWidth == 8 &&
+                  Layout::op_cnt::kWidth == 8);
+    // kResponseBit set means msg_type MSG_RESPONSE.
+    static_assert(contract::MSG_RESPONSE == 1 && contract::MSG_REQUEST == 0);
     bool response = false;
     bool fromSwitch = false;
     /// A response the store sent before, repeated for a retransmission: its values are as of

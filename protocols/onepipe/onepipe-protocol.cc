@@ -29,8 +29,10 @@ namespace incsim::onepipe
 
 namespace
 {
-constexpr uint32_t kProgramPorts = 32;
-constexpr uint16_t kAllPortsGroup = 1;
+/// The ports the program keeps a barrier for (a bit each in live_ports and up_ports).
+constexpr uint32_t kProgramPorts = contract::MyIngress::port_barrier::kSize;
+static_assert(contract::MyIngress::live_ports::kWidth == kProgramPorts &&
+              contract::MyIngress::configure::up_ports::kWidth == kProgramPorts);
 /// A beacon on the wire: a minimum-size frame plus preamble, FCS and gap.
 constexpr double kBeaconWireBytes = kMinFrameBytes + kWireOverheadBytes;
 } // namespace
@@ -62,7 +64,7 @@ OnePipeProtocol::ParamsSpec()
         .Field("program", Spec::String(),
                "the switch P4 program (compiled into incsim) that aggregates barriers, with "
                "onepipe.p4's control-plane contract",
-               "onepipe")
+               contract::kProgram)
         .Field("incarnation", Spec::Enum({"chip", "switch-cpu", "host-representative"}),
                "where switches aggregate barriers: the programmable chip (per packet), the "
                "switch CPU (beacons only, each costing /switches/cpu_service_time), or a host "
@@ -129,16 +131,18 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
                                  uint32_t upPorts) const
 {
     p4rt::ControlPlane& control = pipeline.Control();
-    // onepipe.p4's MODE_OFF, MODE_CHIP, MODE_CPU
-    const uint64_t mode = !m_aggregate ? 0 : m_incarnation == Incarnation::Chip ? 1 : 2;
+    const uint64_t aggregateMode =
+        m_incarnation == Incarnation::Chip ? contract::MODE_CHIP : contract::MODE_CPU;
+    const uint64_t mode = m_aggregate ? aggregateMode : contract::MODE_OFF;
     const int64_t timeoutNs = m_config.beaconIntervalNs * m_portTimeoutIntervals;
-    control.SetDefaultAction("MyIngress.onepipe_config", "configure",
-                             {{"up_ports", p4rt::BitString(upPorts)},
-                              {"cpu_port", p4rt::BitString(device.CpuPort())},
-                              {"timeout_us", p4rt::BitString(static_cast<uint64_t>(
-                                                 (timeoutNs + 999) / 1000))},
-                              {"priority", p4rt::BitString(m_config.priority)},
-                              {"mode", p4rt::BitString(mode)}});
+    using configure = contract::MyIngress::configure;
+    control.SetDefaultAction(contract::MyIngress::onepipe_config::kName, configure::kName,
+                             {{configure::up_ports::kName, p4rt::BitString(upPorts)},
+                              {configure::cpu_port::kName, p4rt::BitString(device.CpuPort())},
+                              {configure::timeout_us::kName,
+                               p4rt::BitString(static_cast<uint64_t>((timeoutNs + 999) / 1000))},
+                              {configure::priority::kName, p4rt::BitString(m_config.priority)},
+                              {configure::mode::kName, p4rt::BitString(mode)}});
     std::vector<p4rt::Replica> replicas;
     uint32_t connected = 0;
     for (uint32_t port = 0; port < device.NumPorts(); ++port)
@@ -146,8 +150,8 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
         replicas.push_back(p4rt::Replica{port, 0});
         connected |= 1u << port;
     }
-    control.SetMulticastGroup(kAllPortsGroup, std::move(replicas));
-    control.WriteRegister("MyIngress.live_ports", 0, p4rt::BitString(connected));
+    control.SetMulticastGroup(contract::ALL_PORTS_GROUP, std::move(replicas));
+    control.WriteRegister(contract::MyIngress::live_ports::kName, 0, p4rt::BitString(connected));
 }
 
 void
@@ -454,7 +458,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
                 continue;
             }
             const p4rt::CounterArray& counter =
-                pipeline->Control().GetCounter("MyEgress.beacons_sent");
+                pipeline->Control().GetCounter(contract::MyEgress::beacons_sent::kName);
             for (uint32_t port = 0; port < device->NumPorts(); ++port)
             {
                 switchBeacons += counter.Packets(port);

@@ -49,24 +49,24 @@ Load48(const uint8_t* in)
 void
 Header::Write(uint8_t* out) const
 {
-    Store48(out, messageTs & kTimestampMask);
-    Store48(out + 6, barrier & kTimestampMask);
-    Store48(out + 12, commitBarrier & kTimestampMask);
-    StoreBe32(out + 18, psn);
-    out[22] = static_cast<uint8_t>(opcode);
-    out[23] = flags;
+    Store48(out + kMessageTsByte, messageTs & kTimestampMask);
+    Store48(out + kBarrierByte, barrier & kTimestampMask);
+    Store48(out + kCommitBarrierByte, commitBarrier & kTimestampMask);
+    StoreBe32(out + kPsnByte, psn);
+    out[kOpcodeByte] = static_cast<uint8_t>(opcode);
+    out[kFlagsByte] = flags;
 }
 
 Header
 Header::Read(const uint8_t* in)
 {
     Header header;
-    header.messageTs = Load48(in);
-    header.barrier = Load48(in + 6);
-    header.commitBarrier = Load48(in + 12);
-    header.psn = LoadBe32(in + 18);
-    header.opcode = static_cast<Opcode>(in[22]);
-    header.flags = in[23];
+    header.messageTs = Load48(in + Header::kMessageTsByte);
+    header.barrier = Load48(in + Header::kBarrierByte);
+    header.commitBarrier = Load48(in + Header::kCommitBarrierByte);
+    header.psn = LoadBe32(in + Header::kPsnByte);
+    header.opcode = static_cast<Opcode>(in[Header::kOpcodeByte]);
+    header.flags = in[Header::kFlagsByte];
     return header;
 }
 

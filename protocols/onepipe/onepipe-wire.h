@@ -3,36 +3,60 @@
 
 #include "sim/net/frame.h"
 
+#include "onepipe-contract.h"
+
 #include <cstdint>
 
 namespace incsim::onepipe
 {
 
-// The 1Pipe wire format of p4/onepipe.p4 (keep the two in step). Every 1Pipe packet carries
-// Header: data, ACK and NAK packets after a UDP header (to ports kPortBase + 0 .. 255), and
-// beacons directly after an Ethernet header with EtherType kEtherType (one hop only).
+// The 1Pipe wire format of p4/onepipe.p4, from its generated contract (onepipe-contract.h), so
+// that a change to the program's constants or header that this code does not follow fails the
+// build. Every 1Pipe packet carries Header: data, ACK and NAK packets after a UDP header (to
+// ports kPortBase + 0 .. 255), and beacons directly after an Ethernet header with EtherType
+// kEtherType (one hop only).
 
-constexpr uint16_t kEtherType = 0x88B5;
-constexpr uint16_t kPortBase = 0x4000;
-constexpr uint32_t kMaxProcessesPerHost = 256;
+namespace contract = p4gen::onepipe::contract;
+
+constexpr uint16_t kEtherType = contract::ETHERTYPE_ONEPIPE;
+constexpr uint16_t kPortBase = contract::ONEPIPE_PORT_BASE;
+/// The ports the program's parser takes for 1Pipe: kPortBase under ONEPIPE_PORT_MASK.
+constexpr uint32_t kMaxProcessesPerHost = (~uint32_t{contract::ONEPIPE_PORT_MASK} & 0xffff) + 1;
+static_assert((kPortBase & ~uint32_t{contract::ONEPIPE_PORT_MASK}) == 0);
 /// Timestamps are 48-bit ns.
-constexpr uint64_t kTimestampMask = (uint64_t{1} << 48) - 1;
+constexpr uint64_t kTimestampMask = (uint64_t{1} << contract::onepipe_t::msg_ts::kWidth) - 1;
 
 enum class Opcode : uint8_t
 {
-    Data = 1,
-    Ack = 2,
-    Nak = 3,
-    Beacon = 4,
-    Tick = 5 ///< a switch's beacon generator to its own pipeline
+    Data = contract::OP_DATA,
+    Ack = contract::OP_ACK,
+    Nak = contract::OP_NAK,
+    Beacon = contract::OP_BEACON,
+    Tick = contract::OP_TICK ///< a switch's beacon generator to its own pipeline
 };
 
-constexpr uint8_t kFlagEndOfMessage = 1;
+constexpr uint8_t kFlagEndOfMessage = contract::FLAG_END_OF_MESSAGE;
 
 /// Section 6.1 of the paper: 24 bytes.
 struct Header
 {
-    static constexpr uint32_t kBytes = 24;
+    using Layout = contract::onepipe_t;
+    static constexpr uint32_t kBytes = Layout::kBytes;
+    // Byte offsets of the fields, for Write and Read.
+    static constexpr uint32_t kMessageTsByte = Layout::msg_ts::kOffset / 8;
+    static constexpr uint32_t kBarrierByte = Layout::barrier::kOffset / 8;
+    static constexpr uint32_t kCommitBarrierByte = Layout::commit_barrier::kOffset / 8;
+    static constexpr uint32_t kPsnByte = Layout::psn::kOffset / 8;
+    static constexpr uint32_t kOpcodeByte = Layout::opcode::kOffset / 8;
+    static constexpr uint32_t kFlagsByte = Layout::flags::kOffset / 8;
+    static_assert(Layout::msg_ts::kWidth == 48 && Layout::barrier::kWidth == 48 &&
+                      Layout::commit_barrier::kWidth == 48 && Layout::psn::kWidth == 32 &&
+                      Layout::opcode::kWidth == 8 && Layout::flags::kWidth == 8,
+                  "Write and Read encode these widths");
+    static_assert(Layout::msg_ts::kOffset % 8 == 0 && Layout::barrier::kOffset % 8 == 0 &&
+                      Layout::commit_barrier::kOffset % 8 == 0 && Layout::psn::kOffset % 8 == 0 &&
+                      Layout::opcode::kOffset % 8 == 0 && Layout::flags::kOffset % 8 == 0,
+                  "Write and Read encode whole bytes");
     uint64_t messageTs = 0;
     uint64_t barrier = 0;
     uint64_t commitBarrier = 0;

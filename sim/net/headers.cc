@@ -2,10 +2,22 @@
 
 #include "sim/core/rng.h"
 
+#include "lib_headers-contract.h"
+
 #include <algorithm>
 
 namespace incsim
 {
+
+// The framing is p4/lib/headers.p4's, which the switch programs parse.
+namespace lib = p4gen::lib_headers::contract;
+static_assert(kEthernetHeaderBytes == lib::ethernet_t::kBytes &&
+              kIpv4HeaderBytes == lib::ipv4_t::kBytes && kUdpHeaderBytes == lib::udp_t::kBytes);
+static_assert(kEtherTypeIpv4 == lib::ETHERTYPE_IPV4 && kIpProtoUdp == lib::IPPROTO_UDP);
+static_assert(kIpv4TtlOffset == kIpv4Offset + lib::ipv4_t::ttl::kOffset / 8 &&
+              kIpv4ChecksumOffset == kIpv4Offset + lib::ipv4_t::hdrChecksum::kOffset / 8 &&
+              kIpv4SrcOffset == kIpv4Offset + lib::ipv4_t::srcAddr::kOffset / 8 &&
+              kIpv4DstOffset == kIpv4Offset + lib::ipv4_t::dstAddr::kOffset / 8);
 
 uint64_t
 NodeMac(uint32_t nodeId)

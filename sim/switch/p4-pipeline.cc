@@ -4,6 +4,8 @@
 #include "sim/core/sim-time.h"
 #include "sim/switch/switch-device.h"
 
+#include "lib_headers-contract.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,9 +17,12 @@ namespace incsim
 namespace
 {
 
-constexpr uint64_t kDropNoRoute = 1;
-constexpr uint64_t kDropTtlExpired = 2;
-constexpr uint64_t kDropConsumed = 3;
+// The drop reasons every program that includes p4/lib/headers.p4 declares; the switch knows
+// no program, so it reads them from that library's contract.
+namespace lib = p4gen::lib_headers::contract;
+constexpr uint64_t kDropNoRoute = lib::DROP_NO_ROUTE;
+constexpr uint64_t kDropTtlExpired = lib::DROP_TTL_EXPIRED;
+constexpr uint64_t kDropConsumed = lib::DROP_CONSUMED;
 
 uint64_t
 Microseconds(int64_t ps)

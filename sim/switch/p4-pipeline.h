@@ -33,8 +33,9 @@ class RouteInstaller
 /// same program without timing for STF).
 ///
 /// Drop reasons: when the program drops a packet and has a user metadata field
-/// `drop_reason`, 1 means no route, 2 TTL expired and 3 consumed (see p4/lib/headers.p4);
-/// anything else is a program drop.
+/// `drop_reason`, p4/lib/headers.p4's DROP_NO_ROUTE, DROP_TTL_EXPIRED and DROP_CONSUMED (read
+/// from that library's generated contract) mean no route, TTL expired and consumed; anything
+/// else is a program drop.
 class P4Pipeline : public SwitchPipeline
 {
   public:

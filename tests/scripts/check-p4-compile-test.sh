@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `incsim p4 compile` prints or writes the generated C++; `incsim p4 test` passes a good STF
+# `incsim p4 compile` prints or writes the generated C++ and the contract; `incsim p4 test` passes a good STF
 # script, fails a wrong one with exit 1 and a byte-level diff, and refuses a program that is not
 # compiled into incsim, naming the ones that are.
 set -euo pipefail
@@ -13,6 +13,9 @@ cd "$source_dir"
 grep -q "class GeneratedV1Program final : public p4rt::V1Program" "$work/forward.cc"
 "$incsim" p4 compile p4/forward.p4 -o "$work/out" > /dev/null
 [ -s "$work/out/forward.h" ] && [ -s "$work/out/forward.cc" ]
+grep -q "namespace incsim::p4gen::forward::contract" "$work/out/forward-contract.h"
+"$incsim" p4 compile p4/forward.p4 --contract > "$work/forward-contract.h"
+cmp "$work/forward-contract.h" "$work/out/forward-contract.h"
 status=0
 "$incsim" p4 compile tests/p4/bad/backend/meter.p4 2> "$work/meter-err" > /dev/null || status=$?
 [ "$status" -eq 2 ] || { echo "p4 compile: expected exit 2 (invalid input), got $status"; exit 1; }

@@ -2,10 +2,12 @@
 // cmake/P4Programs.cmake); `incsim p4 compile` is the same compiler for people.
 //
 //   incsim-p4c PROGRAM.p4 --name NAME --out-dir DIR [--depfile FILE] [--source-name PATH]
-//              [--source-root DIR]
+//              [--source-root DIR] [--library]
 //
-// Writes DIR/NAME.h and DIR/NAME.cc (only when their contents change, so an edit that does not
-// change the generated code rebuilds nothing) and a Make-style depfile listing the includes.
+// Writes DIR/NAME.h, DIR/NAME.cc and DIR/NAME-contract.h (only when their contents change, so
+// an edit that does not change the generated code rebuilds nothing) and a Make-style depfile
+// listing the includes. With --library, the file is a library of declarations with no `main`
+// (p4/lib/headers.p4), and only DIR/NAME-contract.h is written.
 
 #include "p4/compiler/compile.h"
 #include "p4/compiler/diagnostics.h"
@@ -15,6 +17,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace
 {
@@ -71,26 +75,42 @@ main(int argc, char** argv)
     app.add_option("--source-name", sourceName, "Source path recorded in the program's info");
     app.add_option("--source-root", sourceRoot,
                    "Record the program's source files relative to this directory");
+    bool library = false;
+    app.add_flag("--library", library,
+                 "A library of declarations without main: write only NAME-contract.h");
     CLI11_PARSE(app, argc, argv);
 
     incsim::p4::Diagnostics diags;
-    incsim::p4::CompileResult result =
-        incsim::p4::CompileProgram(program, diags, {name, sourceName, {}, sourceRoot});
+    const incsim::p4::CppBackendOptions options{name, sourceName, {}, sourceRoot};
+    incsim::p4::CompileResult result = library
+                                           ? incsim::p4::CompileLibrary(program, diags, options)
+                                           : incsim::p4::CompileProgram(program, diags, options);
     std::cerr << diags.Render();
-    if (!result.code)
+    if (library ? !result.libraryContract : !result.code)
     {
         return 1;
     }
-    const std::string header = outDir + "/" + name + ".h";
-    const std::string source = outDir + "/" + name + ".cc";
-    if (!WriteIfChanged(header, result.code->header) || !WriteIfChanged(source, result.code->source))
+    std::vector<std::pair<std::string, const std::string*>> outputs;
+    if (!library)
     {
-        std::cerr << "incsim-p4c: cannot write into " << outDir << "\n";
-        return 1;
+        outputs.emplace_back(outDir + "/" + name + ".h", &result.code->header);
+        outputs.emplace_back(outDir + "/" + name + ".cc", &result.code->source);
+    }
+    outputs.emplace_back(outDir + "/" + name + "-contract.h",
+                         library ? &*result.libraryContract : &result.code->contract);
+    std::string targets;
+    for (const auto& [path, text] : outputs)
+    {
+        if (!WriteIfChanged(path, *text))
+        {
+            std::cerr << "incsim-p4c: cannot write " << path << "\n";
+            return 1;
+        }
+        targets += (targets.empty() ? "" : " ") + EscapeMake(path);
     }
     if (!depfile.empty())
     {
-        std::string deps = EscapeMake(header) + " " + EscapeMake(source) + ":";
+        std::string deps = targets + ":";
         for (const std::string& file : result.dependencies)
         {
             if (!file.empty() && file[0] != '<')

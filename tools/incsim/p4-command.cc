@@ -163,13 +163,18 @@ AddP4Command(CLI::App& app)
     {
         std::string program;
         std::string outDir;
+        bool contract = false;
     };
     auto compileArgs = std::make_shared<CompileArgs>();
     CLI::App* compile = p4->add_subcommand(
         "compile", "Compile a P4_16 program to C++ (what the build generates), for inspection");
     compile->add_option("program", compileArgs->program, "P4 source file")->required();
     compile->add_option("-o,--out-dir", compileArgs->outDir,
-                        "Write NAME.h and NAME.cc here instead of printing the source");
+                        "Write NAME.h, NAME.cc and NAME-contract.h here instead of printing "
+                        "the source");
+    compile->add_flag("--contract", compileArgs->contract,
+                      "Print the contract header (constants, header layouts, control-plane "
+                      "names) instead of the source");
     compile->callback([compileArgs] {
         p4::Diagnostics diags;
         const p4::CompileResult result = p4::CompileProgram(compileArgs->program, diags);
@@ -181,7 +186,7 @@ AddP4Command(CLI::App& app)
         }
         if (compileArgs->outDir.empty())
         {
-            std::cout << result.code->source;
+            std::cout << (compileArgs->contract ? result.code->contract : result.code->source);
             return;
         }
         const std::string name = p4::ProgramNameForPath(compileArgs->program);
@@ -193,7 +198,9 @@ AddP4Command(CLI::App& app)
         }
         WriteTextFile(compileArgs->outDir + "/" + name + ".h", result.code->header);
         WriteTextFile(compileArgs->outDir + "/" + name + ".cc", result.code->source);
-        fmt::print("wrote {0}/{1}.h and {0}/{1}.cc\n", compileArgs->outDir, name);
+        WriteTextFile(compileArgs->outDir + "/" + name + "-contract.h", result.code->contract);
+        fmt::print("wrote {0}/{1}.h, {0}/{1}.cc and {0}/{1}-contract.h\n", compileArgs->outDir,
+                   name);
     });
 
     struct EntriesArgs

@@ -1,6 +1,7 @@
 #include "protocols/onepipe/baselines/baselines.h"
 
 #include "protocols/onepipe/barrier-directions.h"
+#include "protocols/onepipe/baselines/baseline-wire.h"
 #include "protocols/onepipe/baselines/lamport.h"
 #include "protocols/onepipe/baselines/token-ring.h"
 #include "sim/core/diagnostics.h"
@@ -16,11 +17,6 @@
 
 namespace incsim::onepipe
 {
-
-namespace
-{
-constexpr uint16_t kReceiversGroup = 1; // sequencer.p4's RECEIVERS_GROUP
-} // namespace
 
 void
 BaselineInstaller::ConfigureSequencerSwitch(World& world, const BaselineSetup& setup,
@@ -56,9 +52,11 @@ BaselineInstaller::ConfigureSequencerSwitch(World& world, const BaselineSetup& s
         [&world, setup, sequencer, toward](P4Pipeline& pipeline, SwitchDevice& device) {
             p4rt::ControlPlane& control = pipeline.Control();
             const bool isSequencer = device.NodeId() == sequencer;
-            control.SetDefaultAction("MyIngress.sequencer_config", "configure",
-                                     {{"is_sequencer", p4rt::BitString(isSequencer ? 1 : 0)},
-                                      {"toward_port", p4rt::BitString(toward[device.NodeId()])}});
+            using configure = sequencer_contract::MyIngress::configure;
+            control.SetDefaultAction(
+                sequencer_contract::MyIngress::sequencer_config::kName, configure::kName,
+                {{configure::is_sequencer::kName, p4rt::BitString(isSequencer ? 1 : 0)},
+                 {configure::toward_port::kName, p4rt::BitString(toward[device.NodeId()])}});
             if (!isSequencer)
             {
                 return;
@@ -73,16 +71,17 @@ BaselineInstaller::ConfigureSequencerSwitch(World& world, const BaselineSetup& s
                     continue;
                 }
                 replicas.push_back(p4rt::Replica{hops.data[0], process + 1});
+                using receivers = sequencer_contract::MyEgress::receivers;
+                using toProcess = sequencer_contract::MyEgress::to_process;
                 control.AddEntry(
-                    "MyEgress.receivers",
-                    {{"standard_metadata.egress_rid",
-                      p4rt::MatchValue::Exact(p4rt::BitString(process + 1))}},
-                    "to_process",
-                    {{"addr", p4rt::BitString(HostIpv4(host))},
-                     {"udp_port",
+                    receivers::kName,
+                    {{receivers::kKeys[0], p4rt::MatchValue::Exact(p4rt::BitString(process + 1))}},
+                    toProcess::kName,
+                    {{toProcess::addr::kName, p4rt::BitString(HostIpv4(host))},
+                     {toProcess::udp_port::kName,
                       p4rt::BitString(kPortBase + process % setup.processesPerHost)}});
             }
-            control.SetMulticastGroup(kReceiversGroup, std::move(replicas));
+            control.SetMulticastGroup(sequencer_contract::RECEIVERS_GROUP, std::move(replicas));
         }));
 }
 
@@ -95,7 +94,8 @@ BaselineInstaller::Install(World& world, Baseline baseline, const ParamView& par
     const uint32_t sequencerHost = numHosts - 1;
     if (baseline == Baseline::SequencerSwitch)
     {
-        ConfigureSequencerSwitch(world, setup, "sequencer", params.Path() + "/ordering");
+        ConfigureSequencerSwitch(world, setup, sequencer_contract::kProgram,
+                                 params.Path() + "/ordering");
     }
     else if (baseline == Baseline::SequencerHost)
     {
