@@ -7,7 +7,7 @@
 #include "sim/core/sim-time.h"
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
-#include "sim/scenario/time-window.h"
+#include "sim/schema/time-window.h"
 #include "sim/host/host-node.h"
 #include "sim/switch/p4-pipeline.h"
 #include "sim/switch/switch-device.h"
@@ -23,22 +23,41 @@ namespace incsim::gotthard
 namespace
 {
 /// gotthard.p4's MODE_* constants, by the scenario's names.
-uint64_t
-ModeNumber(const std::string& mode)
+const Choices<uint64_t>&
+ModeChoices()
 {
-    return mode == "read-cache" ? 1 : mode == "gotthard" ? 2 : mode == "broken-ok-writes" ? 3 : 0;
+    static const Choices<uint64_t> choices{
+        {"gotthard", 2}, {"read-cache", 1}, {"forward", 0}, {"broken-ok-writes", 3}};
+    return choices;
+}
+
+enum class WorkloadKind
+{
+    Counter,
+    Zipf,
+    Locality,
+    Tpcc
+};
+
+const Choices<WorkloadKind>&
+WorkloadKindChoices()
+{
+    static const Choices<WorkloadKind> choices{{"counter", WorkloadKind::Counter},
+                                               {"zipf", WorkloadKind::Zipf},
+                                               {"locality", WorkloadKind::Locality},
+                                               {"tpcc", WorkloadKind::Tpcc}};
+    return choices;
 }
 
 /// The microbenchmark workload of `kind`; the locality workload needs exactly two groups.
 std::unique_ptr<Workload>
-MakeMicroWorkload(const ParamView& workload, const std::string& kind,
-                  std::vector<uint32_t> groupOf)
+MakeMicroWorkload(const ParamView& workload, WorkloadKind kind, std::vector<uint32_t> groupOf)
 {
     MicroWorkload::Config config;
     config.writes = workload.Number("writes");
-    config.keys = kind == "counter" ? 1 : static_cast<uint32_t>(workload.Int("keys"));
+    config.keys = kind == WorkloadKind::Counter ? 1 : static_cast<uint32_t>(workload.Int("keys"));
     config.zipf = workload.Number("zipf");
-    config.locality = kind == "locality";
+    config.locality = kind == WorkloadKind::Locality;
     config.localFraction = workload.Number("locality");
     if (config.locality)
     {
@@ -74,7 +93,7 @@ Spec
 GotthardProtocol::ParamsSpec()
 {
     return Spec::Object()
-        .Field("mode", Spec::Enum({"gotthard", "read-cache", "forward", "broken-ok-writes"}),
+        .Field("mode", Spec::Enum(ModeChoices()),
                "what the Gotthard switches do: optimistic abort, the on-path read cache "
                "baseline, plain forwarding, or (the checker's negative control) answer OK to "
                "writes without the store",
@@ -98,7 +117,7 @@ Spec
 GotthardProtocol::WorkloadSpec()
 {
     return Spec::Object()
-        .Field("kind", Spec::Enum({"counter", "zipf", "locality", "tpcc"}),
+        .Field("kind", Spec::Enum(WorkloadKindChoices()),
                "counter: one key (the paper's microbenchmark); zipf: `keys` keys with Zipf "
                "popularity; locality: the keys split between the two client sites, with "
                "`locality` of each site's clients on their own half; tpcc: TPC-C Payment and "
@@ -153,7 +172,7 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
         gotthardSwitches.insert(*node);
     }
 
-    const uint64_t mode = ModeNumber(params.String("mode"));
+    const uint64_t mode = params.Choice("mode", ModeChoices());
     const uint64_t slots = static_cast<uint64_t>(params.Int("cache_slots"));
     const World::PipelineFactory gotthardFactory = world.ProgramPipelineFactory(
         "gotthard", params.Path() + "/switches",
@@ -190,8 +209,8 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
                                       clientHosts.size(), kMaxClients));
     }
 
-    const std::string& kind = workload.String("kind");
-    if (kind == "tpcc")
+    const WorkloadKind kind = workload.Choice("kind", WorkloadKindChoices());
+    if (kind == WorkloadKind::Tpcc)
     {
         TpccWorkload::Config config;
         config.districts = static_cast<uint32_t>(workload.Int("districts"));

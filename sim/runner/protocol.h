@@ -2,7 +2,7 @@
 #define INCSIM_RUNNER_PROTOCOL_H
 
 #include "sim/core/registry.h"
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 #include "sim/trace/trace-schema.h"
 
 #include <nlohmann/json.hpp>
