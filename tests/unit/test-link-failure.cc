@@ -45,7 +45,7 @@ Total(const nlohmann::json& drops)
 void
 CheckAccounting(const TestWorld& world, const DropRecorder& drops, uint64_t consumed = 0)
 {
-    nlohmann::json metrics = NetworkMetrics(*world)["drops"];
+    nlohmann::json metrics = NetworkMetrics(world.Get())["drops"];
     auto traced = drops.ByReason();
     for (size_t r = 0; r < traced.size(); ++r)
     {

@@ -119,7 +119,7 @@ RunStar(const std::vector<std::string>& overrides)
     run.firstHop = CountersFrom(world.LinkBetween("h0", "s0"), world.Node("h0"));
     run.secondHop = CountersFrom(world.LinkBetween("s0", "h1"), world.Node("s0"));
     run.tracedLoss = drops.Count(DropReason::LinkLoss);
-    run.metricLoss = NetworkMetrics(*world)["drops"]["link_loss"].get<uint64_t>();
+    run.metricLoss = NetworkMetrics(world.Get())["drops"]["link_loss"].get<uint64_t>();
     return run;
 }
 

@@ -174,7 +174,7 @@ TEST_CASE("The egress buffer drops exactly the frames beyond its byte budget", "
             dropped.push_back(d.tag);
         }
         CHECK(dropped == std::vector<uint32_t>{11, 12, 13, 14, 15});
-        CHECK(NetworkMetrics(*world)["drops"]["buffer_full"] == 5);
+        CHECK(NetworkMetrics(world.Get())["drops"]["buffer_full"] == 5);
     }
 
     SECTION("mixed sizes: a frame that would exceed the budget by one byte is dropped, a "
