@@ -10,17 +10,10 @@
 #include <ns3/ptr.h>
 
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-namespace incsim::p4rt
-{
-struct ProgramInfo;
-}
 
 namespace incsim
 {
@@ -30,8 +23,6 @@ class HostNode;
 class Link;
 class Scenario;
 class SwitchDevice;
-class SwitchPipeline;
-class P4Pipeline;
 class TraceOutputs;
 
 /// Everything a scenario simulates: the topology's switches, hosts and links as ns-3 objects,
