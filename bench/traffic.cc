@@ -1,6 +1,6 @@
 #include "bench/traffic.h"
 
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 #include "sim/topology/topology-registry.h"
 #include "topologies/register.h"
 

@@ -17,6 +17,19 @@ constexpr int64_t kMaxClientsPerSite = 254;
 /// (layout "two-edge": client groups at C1 and C2 behind edge switches G1 and G2, whose paths
 /// meet at the middle switch S, collocated with the store). One way, clients to a G switch
 /// is d_cs = delta * RTT/2 and a G switch to the store d_ss = RTT/2 - d_cs.
+enum class Layout
+{
+    Single,
+    TwoEdge
+};
+
+const Choices<Layout>&
+LayoutChoices()
+{
+    static const Choices<Layout> choices{{"single", Layout::Single}, {"two-edge", Layout::TwoEdge}};
+    return choices;
+}
+
 Topology
 BuildGotthard(const ParamView& params, const LinkParams& link)
 {
@@ -33,7 +46,7 @@ BuildGotthard(const ParamView& params, const LinkParams& link)
         layout.oneWayNs[a][b] = delayNs;
         layout.oneWayNs[b][a] = delayNs;
     };
-    if (params.String("layout") == "single")
+    if (params.Choice("layout", LayoutChoices()) == Layout::Single)
     {
         layout.sites = {"C", "G", "S"};
         layout.hostsAt = {clients, 0, 1};
@@ -69,7 +82,7 @@ GotthardGenerator()
         "site's switch with no delay.";
     generator.params = [] {
         return Spec::Object()
-            .Field("layout", Spec::Enum({"single", "two-edge"}),
+            .Field("layout", Spec::Enum(LayoutChoices()),
                    "single switch (Fig. 3) or two edge switches and a middle one (Fig. 4)",
                    "single")
             .Field("rtt", Spec::Duration().Min(2), "round trip between clients and the store",

@@ -1,7 +1,7 @@
 #ifndef INCSIM_TOPOLOGIES_UPLINK_RATE_H
 #define INCSIM_TOPOLOGIES_UPLINK_RATE_H
 
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 #include "sim/topology/topology.h"
 
 #include <cstdint>

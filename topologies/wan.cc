@@ -68,6 +68,14 @@ AwsGotthard()
     return sites;
 }
 
+/// /topology/params/preset: the built-in sites by name; "none" has none.
+const Choices<Sites (*)()>&
+PresetChoices()
+{
+    static const Choices<Sites (*)()> choices{{"none", nullptr}, {"aws-gotthard", &AwsGotthard}};
+    return choices;
+}
+
 /// Reads a square, symmetric, zero-diagonal matrix of durations; halves it for RTTs.
 Matrix
 ReadDelayMatrix(const ParamView& params, const std::string& key, size_t n, bool halve)
@@ -134,19 +142,19 @@ ReadDelayMatrix(const ParamView& params, const std::string& key, size_t n, bool 
 Sites
 ReadSites(const ParamView& params)
 {
-    const std::string& preset = params.String("preset");
-    if (preset != "none")
+    const auto preset = params.Choice("preset", PresetChoices());
+    if (preset != nullptr)
     {
         for (const char* key : {"sites", "one_way_delay", "rtt"})
         {
             if (params.Has(key))
             {
                 params.Fail(key,
-                            "cannot be combined with preset \"" + preset +
+                            "cannot be combined with preset \"" + params.String("preset") +
                                 "\", which sets the sites and their delays");
             }
         }
-        return AwsGotthard();
+        return preset();
     }
 
     if (!params.Has("sites"))
@@ -351,7 +359,7 @@ WanGenerator()
         Spec matrix = Spec::Array(Spec::Array(Spec::Duration()));
         return Spec::Object()
             .Field("preset",
-                   Spec::Enum({"none", "aws-gotthard"}),
+                   Spec::Enum(PresetChoices()),
                    "built-in site list and delays; \"none\" needs sites and a delay matrix",
                    "none")
             .OptionalField("sites",

@@ -1,7 +1,7 @@
 #include "protocols/gotthard/gotthard-checker.h"
 
 #include "protocols/txn/history-checker.h"
-#include "sim/scenario/json-reader.h"
+#include "sim/core/json-reader.h"
 
 #include <nlohmann/json.hpp>
 

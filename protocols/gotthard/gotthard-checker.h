@@ -1,7 +1,7 @@
 #ifndef INCSIM_GOTTHARD_GOTTHARD_CHECKER_H
 #define INCSIM_GOTTHARD_GOTTHARD_CHECKER_H
 
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 
 #include <string>
 

@@ -8,7 +8,7 @@
 #include "sim/core/sim-time.h"
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
-#include "sim/scenario/time-window.h"
+#include "sim/schema/time-window.h"
 #include "sim/host/host-node.h"
 #include "sim/switch/p4-pipeline.h"
 #include "sim/switch/switch-device.h"
@@ -24,39 +24,45 @@ namespace incsim::gotthard
 
 namespace
 {
-/// gotthard.p4's MODE_* constants, by the scenario's names (/protocol/params/mode). A name
-/// with no constant is an error, never a mode by default.
-uint64_t
-ModeNumber(const std::string& mode)
+/// gotthard.p4's MODE_* constants, by the scenario's names (/protocol/params/mode).
+const Choices<uint64_t>&
+ModeChoices()
 {
-    static constexpr std::pair<const char*, uint64_t> kModes[] = {
-        {"gotthard", contract::MODE_GOTTHARD},
-        {"read-cache", contract::MODE_READ_CACHE},
-        {"forward", contract::MODE_FORWARD},
-        {"broken-ok-writes", contract::MODE_BROKEN_OK_WRITES},
-    };
-    for (const auto& [name, number] : kModes)
-    {
-        if (mode == name)
-        {
-            return number;
-        }
-    }
-    throw ConfigError(fmt::format("gotthard: mode \"{}\" has no MODE_* constant in {}", mode,
-                                  contract::kSource));
+    static const Choices<uint64_t> choices{{"gotthard", contract::MODE_GOTTHARD},
+                                           {"read-cache", contract::MODE_READ_CACHE},
+                                           {"forward", contract::MODE_FORWARD},
+                                           {"broken-ok-writes", contract::MODE_BROKEN_OK_WRITES}};
+    return choices;
+}
+
+enum class WorkloadKind
+{
+    Counter,
+    Zipf,
+    Locality,
+    Tpcc
+};
+
+const Choices<WorkloadKind>&
+WorkloadKindChoices()
+{
+    static const Choices<WorkloadKind> choices{{"counter", WorkloadKind::Counter},
+                                               {"zipf", WorkloadKind::Zipf},
+                                               {"locality", WorkloadKind::Locality},
+                                               {"tpcc", WorkloadKind::Tpcc}};
+    return choices;
 }
 
 /// The microbenchmark workload of `kind`; the locality workload needs exactly two groups.
 std::unique_ptr<txn::Workload>
-MakeMicroWorkload(const ParamView& workload, const std::string& kind,
-                  std::vector<uint32_t> groupOf)
+MakeMicroWorkload(const ParamView& workload, WorkloadKind kind, std::vector<uint32_t> groupOf)
 {
     txn::KvWorkload::Config config;
     config.writes = workload.Number("writes");
-    config.keys = kind == "counter" ? 1 : static_cast<uint64_t>(workload.Int("keys"));
+    config.keys = kind == WorkloadKind::Counter ? 1 : static_cast<uint64_t>(workload.Int("keys"));
     config.distribution = txn::KvWorkload::Distribution::Zipf;
     config.theta = workload.Number("zipf");
-    config.locality = kind == "locality";
+    config.locality = kind == WorkloadKind::Locality;
     config.localFraction = workload.Number("locality");
     if (config.locality)
     {
@@ -93,7 +99,7 @@ Spec
 GotthardProtocol::ParamsSpec()
 {
     return Spec::Object()
-        .Field("mode", Spec::Enum({"gotthard", "read-cache", "forward", "broken-ok-writes"}),
+        .Field("mode", Spec::Enum(ModeChoices()),
                "what the Gotthard switches do: optimistic abort, the on-path read cache "
                "baseline, plain forwarding, or (the checker's negative control) answer OK to "
                "writes without the store",
@@ -117,7 +123,7 @@ Spec
 GotthardProtocol::WorkloadSpec()
 {
     return Spec::Object()
-        .Field("kind", Spec::Enum({"counter", "zipf", "locality", "tpcc"}),
+        .Field("kind", Spec::Enum(WorkloadKindChoices()),
                "counter: one key (the paper's microbenchmark); zipf: `keys` keys with Zipf "
                "popularity; locality: the keys split between the two client sites, with "
                "`locality` of each site's clients on their own half; tpcc: TPC-C Payment and "
@@ -173,7 +179,7 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
         gotthardSwitches.insert(*node);
     }
 
-    const uint64_t mode = ModeNumber(params.String("mode"));
+    const uint64_t mode = params.Choice("mode", ModeChoices());
     const uint64_t slots = static_cast<uint64_t>(params.Int("cache_slots"));
     const World::PipelineFactory gotthardFactory = world.ProgramPipelineFactory(
         contract::kProgram, params.Path() + "/switches",
@@ -212,8 +218,8 @@ GotthardProtocol::Install(World& world, const ParamView& params, const ParamView
                                       clientHosts.size(), kMaxClients));
     }
 
-    const std::string& kind = workload.String("kind");
-    if (kind == "tpcc")
+    const WorkloadKind kind = workload.Choice("kind", WorkloadKindChoices());
+    if (kind == WorkloadKind::Tpcc)
     {
         txn::TpccWorkload::Config config = txn::TpccWorkload::GotthardScale();
         config.districts = static_cast<uint32_t>(workload.Int("districts"));

@@ -4,7 +4,7 @@
 #include "protocols/gotthard/gotthard-client.h"
 #include "protocols/gotthard/gotthard-store.h"
 #include "protocols/txn/txn-workload.h"
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 
 #include <ns3/ptr.h>
 

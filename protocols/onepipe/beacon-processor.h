@@ -16,12 +16,13 @@ class SwitchDevice;
 namespace incsim::onepipe
 {
 
-/// How a BeaconProcessor reaches the switch and how long its work takes.
+/// How a BeaconProcessor reaches the switch and how long its work takes. Filled from the
+/// scenario (OnePipeProtocol), whose spec holds the defaults.
 struct BeaconProcessorConfig
 {
-    int64_t intervalNs = 3000;
+    int64_t intervalNs = 0;
     /// Beacon intervals without a beacon after which an input port stops counting.
-    int64_t portTimeoutIntervals = 10;
+    int64_t portTimeoutIntervals = 0;
     /// Ports towards a switch of the same or a higher tier (see onepipe.p4).
     uint32_t upPorts = 0;
     uint8_t priority = 0;

@@ -1,7 +1,8 @@
 #include "protocols/onepipe/onepipe-checker.h"
 
+#include "protocols/onepipe/onepipe-protocol.h"
+
 #include "sim/core/diagnostics.h"
-#include "sim/core/units.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/csv-reader.h"
 
@@ -103,21 +104,6 @@ CheckSendsAfterDeliveries(const std::unordered_map<uint64_t, std::vector<Event>>
     }
 }
 
-int64_t
-DurationNs(const std::string& file, const std::string& path, const nlohmann::json& value)
-{
-    std::optional<int64_t> ns;
-    if (value.is_string())
-    {
-        ns = ParseDurationNs(value.get<std::string>());
-    }
-    if (!ns)
-    {
-        throw InputError(file, path, "expected a duration");
-    }
-    return *ns;
-}
-
 /// Whether metrics.json shows no frame lost in the network (consumed beacons aside).
 bool
 NetworkDroppedNothing(const std::string& runDir)
@@ -191,18 +177,16 @@ OrdersHaveCycle(const std::unordered_map<uint64_t, std::vector<uint64_t>>& next,
 CheckReport
 CheckRun(const std::string& runDir)
 {
-    const std::string scenarioPath = runDir + "/scenario.resolved.json";
-    const nlohmann::json scenario = ReadJsonFile(scenarioPath);
-    const nlohmann::json params = scenario.value("/protocol/params"_json_pointer, nlohmann::json());
+    const Scenario scenario = LoadRunScenario(runDir);
+    const ParamView params = scenario.Section("protocol").Get("params");
     // The baselines' keys: sequencers hand them out in the network (senders log 0), and only
     // 1Pipe's are clock readings.
-    const std::string ordering = params.value("ordering", "total");
-    const bool keysFromSequencer = ordering.rfind("sequencer", 0) == 0;
-    const bool clockTimestamps = ordering == "total" || ordering == "none";
-    const int64_t durationNs =
-        DurationNs(scenarioPath, "/duration", scenario.value("duration", nlohmann::json()));
-    const int64_t ackTimeoutNs = DurationNs(scenarioPath, "/protocol/params/ack_timeout",
-                                            params.value("ack_timeout", nlohmann::json()));
+    const Ordering ordering = params.Choice("ordering", OrderingChoices());
+    const bool keysFromSequencer =
+        ordering == Ordering::SequencerSwitch || ordering == Ordering::SequencerHost;
+    const bool clockTimestamps = ordering == Ordering::Total || ordering == Ordering::None;
+    const int64_t durationNs = scenario.DurationNs();
+    const int64_t ackTimeoutNs = params.DurationNs("ack_timeout");
 
     std::unordered_map<uint64_t, Sent> sent;
     // Per process, its sends and its deliveries in time order (the traces' order).

@@ -22,20 +22,21 @@ namespace incsim::onepipe
 
 class OnePipeEndpoint;
 
-/// What every 1Pipe host and process of a run shares.
+/// What every 1Pipe host and process of a run shares. OnePipeProtocol::Install fills every
+/// field from the scenario, whose spec holds the defaults.
 struct HostConfig
 {
-    int64_t beaconIntervalNs = 3000;
+    int64_t beaconIntervalNs = 0;
     /// false: the unordered baseline (no barriers, no beacons; delivery on arrival).
-    bool ordered = true;
+    bool ordered = false;
     /// Barriers come in data packets as well as beacons (the chip stamps data; off the chip,
     /// data keeps its sender's barrier and only beacons count).
-    bool barrierInData = true;
+    bool barrierInData = false;
     bool logicalClock = false;
     double clockGainPerNs = 0;
     uint8_t priority = 0;
-    uint32_t processesPerHost = 1;
-    uint32_t maxPayload = 1472; ///< UDP payload per packet
+    uint32_t processesPerHost = 0;
+    uint32_t maxPayload = 0; ///< UDP payload per packet
     int64_t ackTimeoutPs = 0;
     int64_t ackDelayPs = 0;
 };

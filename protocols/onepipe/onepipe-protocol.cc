@@ -12,7 +12,7 @@
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
-#include "sim/scenario/time-window.h"
+#include "sim/schema/time-window.h"
 #include "sim/switch/p4-pipeline.h"
 #include "sim/switch/switch-device.h"
 #include "sim/trace/trace-outputs.h"
@@ -35,15 +35,84 @@ static_assert(contract::MyIngress::live_ports::kWidth == kProgramPorts &&
               contract::MyIngress::configure::up_ports::kWidth == kProgramPorts);
 /// A beacon on the wire: a minimum-size frame plus preamble, FCS and gap.
 constexpr double kBeaconWireBytes = kMinFrameBytes + kWireOverheadBytes;
+
+/// The baseline an ordering installs; none for 1Pipe and the unordered baseline.
+std::optional<Baseline>
+BaselineOf(Ordering ordering)
+{
+    switch (ordering)
+    {
+    case Ordering::Total:
+    case Ordering::None:
+        return std::nullopt;
+    case Ordering::SequencerSwitch:
+        return Baseline::SequencerSwitch;
+    case Ordering::SequencerHost:
+        return Baseline::SequencerHost;
+    case Ordering::Token:
+        return Baseline::Token;
+    case Ordering::Lamport:
+        return Baseline::Lamport;
+    }
+    throw std::logic_error("BaselineOf: unknown ordering");
+}
+
+/// Whether hosts without processes beacon ("beacon") or stay silent ("silent").
+const Choices<bool>&
+IdleHostsBeaconChoices()
+{
+    static const Choices<bool> choices{{"beacon", true}, {"silent", false}};
+    return choices;
+}
+
+/// Whether timestamps come from a logical clock ("logical") or the host clock ("physical").
+const Choices<bool>&
+LogicalClockChoices()
+{
+    static const Choices<bool> choices{{"physical", false}, {"logical", true}};
+    return choices;
+}
+
+const Choices<ScatterWorkload::Pattern>&
+PatternChoices()
+{
+    static const Choices<ScatterWorkload::Pattern> choices{
+        {"broadcast", ScatterWorkload::Pattern::Broadcast},
+        {"unicast", ScatterWorkload::Pattern::Unicast},
+        {"scatter", ScatterWorkload::Pattern::Scatter}};
+    return choices;
+}
+
 } // namespace
+
+const Choices<Ordering>&
+OrderingChoices()
+{
+    static const Choices<Ordering> choices{{"total", Ordering::Total},
+                                           {"none", Ordering::None},
+                                           {"sequencer-switch", Ordering::SequencerSwitch},
+                                           {"sequencer-host", Ordering::SequencerHost},
+                                           {"token", Ordering::Token},
+                                           {"lamport", Ordering::Lamport}};
+    return choices;
+}
+
+const Choices<OnePipeProtocol::Incarnation>&
+OnePipeProtocol::IncarnationChoices()
+{
+    static const Choices<Incarnation> choices{
+        {"chip", Incarnation::Chip},
+        {"switch-cpu", Incarnation::SwitchCpu},
+        {"host-representative", Incarnation::HostRepresentative}};
+    return choices;
+}
 
 Spec
 OnePipeProtocol::ParamsSpec()
 {
     return Spec::Object()
         .Field("ordering",
-               Spec::Enum({"total", "none", "sequencer-switch", "sequencer-host", "token",
-                           "lamport"}),
+               Spec::Enum(OrderingChoices()),
                "total: 1Pipe's total order; none: the unordered baseline (plain forwarding, "
                "delivery on arrival, no beacons); the total-order broadcast baselines of Fig. 8 "
                "(broadcast workloads only): a sequencer in a switch (p4/sequencer.p4 on the "
@@ -56,7 +125,7 @@ OnePipeProtocol::ParamsSpec()
                "lamport: how often every process sends its clock to every other", "10us")
         .OptionalField("process_hosts", Spec::Integer().Min(1),
                        "how many hosts (the first ones) run processes (default: all)")
-        .Field("idle_hosts", Spec::Enum({"beacon", "silent"}),
+        .Field("idle_hosts", Spec::Enum(IdleHostsBeaconChoices()),
                "hosts without processes: beacon like every 1Pipe host (barriers span the whole "
                "network), or stay silent, so that their switch ports time out and barriers "
                "cover only the process hosts (a deployment limited to the participants)",
@@ -65,7 +134,7 @@ OnePipeProtocol::ParamsSpec()
                "the switch P4 program (compiled into incsim) that aggregates barriers, with "
                "onepipe.p4's control-plane contract",
                contract::kProgram)
-        .Field("incarnation", Spec::Enum({"chip", "switch-cpu", "host-representative"}),
+        .Field("incarnation", Spec::Enum(IncarnationChoices()),
                "where switches aggregate barriers: the programmable chip (per packet), the "
                "switch CPU (beacons only, each costing /switches/cpu_service_time), or a host "
                "representative per switch (beacons only, representative_cost each, "
@@ -88,7 +157,7 @@ OnePipeProtocol::ParamsSpec()
                "beacon intervals without a packet after which a switch port stops counting", 10)
         .Field("processes_per_host", Spec::Integer().Min(1).Max(kMaxProcessesPerHost),
                "1Pipe processes on every host", 1)
-        .Field("clock", Spec::Enum({"physical", "logical"}),
+        .Field("clock", Spec::Enum(LogicalClockChoices()),
                "timestamps from the host clock (/clocks), or a logical clock whose speed "
                "follows receivers' feedback with no synchronisation; either reads at least "
                "every barrier its host received",
@@ -110,7 +179,7 @@ Spec
 OnePipeProtocol::WorkloadSpec()
 {
     return Spec::Object()
-        .Field("pattern", Spec::Enum({"broadcast", "unicast", "scatter"}),
+        .Field("pattern", Spec::Enum(PatternChoices()),
                "each scattering goes to every other process, one random process, or `fanout` "
                "random processes",
                "broadcast")
@@ -119,7 +188,7 @@ OnePipeProtocol::WorkloadSpec()
                "size of each message; fragmented to the MTU", "64B")
         .Field("interval", Spec::Duration().Min(1),
                "mean time between a process's scatterings", "10us")
-        .Field("arrivals", Spec::Enum({"poisson", "constant"}), "scattering inter-arrival times",
+        .Field("arrivals", Spec::Enum(PoissonArrivalsChoices()), "scattering inter-arrival times",
                "poisson")
         .Field("start", Spec::Duration(), "when processes start sending", "0ns")
         .OptionalField("stop", Spec::Duration(),
@@ -258,34 +327,16 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     const Scenario& scenario = world.GetScenario();
     const std::string& ordering = params.String("ordering");
     m_ordering = ordering;
-    m_config.ordered = ordering == "total";
-    std::optional<Baseline> baseline;
-    if (ordering == "sequencer-switch")
-    {
-        baseline = Baseline::SequencerSwitch;
-    }
-    else if (ordering == "sequencer-host")
-    {
-        baseline = Baseline::SequencerHost;
-    }
-    else if (ordering == "token")
-    {
-        baseline = Baseline::Token;
-    }
-    else if (ordering == "lamport")
-    {
-        baseline = Baseline::Lamport;
-    }
+    const Ordering order = params.Choice("ordering", OrderingChoices());
+    m_config.ordered = order == Ordering::Total;
+    const std::optional<Baseline> baseline = BaselineOf(order);
     m_aggregate = params.Bool("aggregation");
-    const std::string& incarnation = params.String("incarnation");
-    m_incarnation = incarnation == "switch-cpu"            ? Incarnation::SwitchCpu
-                    : incarnation == "host-representative" ? Incarnation::HostRepresentative
-                                                           : Incarnation::Chip;
+    m_incarnation = params.Choice("incarnation", IncarnationChoices());
     m_config.barrierInData = m_incarnation == Incarnation::Chip;
     m_config.beaconIntervalNs = params.DurationNs("beacon_interval");
     m_portTimeoutIntervals = params.Int("port_timeout");
     m_config.processesPerHost = static_cast<uint32_t>(params.Int("processes_per_host"));
-    m_config.logicalClock = params.String("clock") == "logical";
+    m_config.logicalClock = params.Choice("clock", LogicalClockChoices());
     m_config.clockGainPerNs = params.Number("clock_gain");
     m_config.ackTimeoutPs = params.DurationNs("ack_timeout") * kPsPerNs;
     m_config.ackDelayPs = params.DurationNs("ack_delay") * kPsPerNs;
@@ -321,14 +372,11 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     }
 
     ScatterWorkload traffic;
-    const std::string& pattern = workload.String("pattern");
-    traffic.pattern = pattern == "unicast"   ? ScatterWorkload::Pattern::Unicast
-                      : pattern == "scatter" ? ScatterWorkload::Pattern::Scatter
-                                             : ScatterWorkload::Pattern::Broadcast;
+    traffic.pattern = workload.Choice("pattern", PatternChoices());
     traffic.fanout = static_cast<uint32_t>(workload.Int("fanout"));
     traffic.messageBytes = static_cast<uint32_t>(workload.SizeBytes("message_size"));
     traffic.meanIntervalPs = static_cast<double>(workload.DurationNs("interval") * kPsPerNs);
-    traffic.poisson = workload.String("arrivals") == "poisson";
+    traffic.poisson = workload.Choice("arrivals", PoissonArrivalsChoices());
     const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "processes");
     traffic.startPs = window.startPs;
     traffic.stopPs = window.stopPs;
@@ -383,7 +431,8 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     }
     // The first processHosts run processes. The others beacon unless they are silent (their
     // switch ports then hold the barrier back only until they time out).
-    const uint32_t beaconHosts = params.String("idle_hosts") == "silent" ? processHosts : numHosts;
+    const uint32_t beaconHosts =
+        params.Choice("idle_hosts", IdleHostsBeaconChoices()) ? numHosts : processHosts;
     for (uint32_t h = 0; h < beaconHosts; ++h)
     {
         HostNode& node = world.Host(h);

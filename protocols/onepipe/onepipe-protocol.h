@@ -7,7 +7,7 @@
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "protocols/onepipe/onepipe-host.h"
 #include "protocols/onepipe/scatter-workload.h"
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 
 #include <ns3/ptr.h>
 
@@ -22,6 +22,19 @@ class P4Pipeline;
 
 namespace incsim::onepipe
 {
+
+/// /protocol/params/ordering: 1Pipe's total order, the unordered baseline, or one of Fig. 8's
+/// total-order broadcast baselines.
+enum class Ordering
+{
+    Total,
+    None,
+    SequencerSwitch,
+    SequencerHost,
+    Token,
+    Lamport
+};
+const Choices<Ordering>& OrderingChoices();
 
 /// "onepipe": best-effort 1Pipe (Li et al., SIGCOMM 2021, Sec. 4 and 6). Switches run
 /// p4/onepipe.p4; in the "chip" incarnation the chip aggregates barriers and a beacon generator
@@ -51,6 +64,8 @@ class OnePipeProtocol : public Protocol
         SwitchCpu,
         HostRepresentative
     };
+    /// /protocol/params/incarnation.
+    static const Choices<Incarnation>& IncarnationChoices();
 
     void ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device, uint32_t upPorts) const;
     void InstallBeaconSources(World& world, const ParamView& params,
@@ -72,8 +87,8 @@ class OnePipeProtocol : public Protocol
     /// Off the chip: the CPU-port time per beacon (switch CPU or representative).
     int64_t m_beaconServicePs = 0;
     Incarnation m_incarnation = Incarnation::Chip;
-    bool m_aggregate = true;
-    int64_t m_portTimeoutIntervals = 10;
+    bool m_aggregate = false;
+    int64_t m_portTimeoutIntervals = 0;
     int64_t m_activePs = 0;
     int64_t m_durationPs = 0;
     uint32_t m_messageBytes = 0;

@@ -15,7 +15,8 @@ namespace incsim::onepipe
 
 /// The traffic of the paper's microbenchmarks, for one process: scatterings at Poisson (or
 /// constant) intervals, each to every other process (broadcast, Fig. 8), one random process
-/// (unicast), or `fanout` distinct random processes (scatter).
+/// (unicast), or `fanout` distinct random processes (scatter). Filled from /workload, whose
+/// spec holds the defaults.
 struct ScatterWorkload
 {
     enum class Pattern
@@ -24,11 +25,11 @@ struct ScatterWorkload
         Unicast,
         Scatter
     };
-    Pattern pattern = Pattern::Broadcast;
-    uint32_t fanout = 1;
-    uint32_t messageBytes = 64;
+    Pattern pattern{};
+    uint32_t fanout = 0;
+    uint32_t messageBytes = 0;
     double meanIntervalPs = 0;
-    bool poisson = true;
+    bool poisson = false;
     int64_t startPs = 0;
     int64_t stopPs = 0;
 };

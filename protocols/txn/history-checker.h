@@ -1,7 +1,7 @@
 #ifndef INCSIM_TXN_HISTORY_CHECKER_H
 #define INCSIM_TXN_HISTORY_CHECKER_H
 
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 
 #include <cstdint>
 #include <map>

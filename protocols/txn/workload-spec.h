@@ -3,7 +3,7 @@
 
 #include "protocols/txn/tpcc-workload.h"
 #include "protocols/txn/ycsbt-workload.h"
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 
 namespace incsim::txn
 {

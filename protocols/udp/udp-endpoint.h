@@ -16,7 +16,8 @@ namespace incsim
 
 class CsvWriter;
 
-/// Shared configuration of the udp protocol's endpoints.
+/// Shared configuration of the udp protocol's endpoints, filled from the scenario (whose spec
+/// holds the defaults).
 struct UdpWorkload
 {
     enum class Pattern
@@ -25,14 +26,14 @@ struct UdpWorkload
         Permutation, ///< each host to one fixed partner (a random derangement)
         AllToAll     ///< each host cycles through all other hosts
     };
-    Pattern pattern = Pattern::Uniform;
-    uint32_t messageBytes = 1000;
-    uint32_t maxPayload = 1472; ///< per fragment: MTU minus IPv4 and UDP headers
+    Pattern pattern{};
+    uint32_t messageBytes = 0;
+    uint32_t maxPayload = 0; ///< per fragment: MTU minus IPv4 and UDP headers
     double meanIntervalPs = 0;
-    bool poisson = true;
+    bool poisson = false;
     int64_t startPs = 0;
     int64_t stopPs = 0;
-    uint16_t port = 5000;
+    uint16_t port = 0;
     uint8_t priority = 0;
 };
 

@@ -8,7 +8,7 @@
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
-#include "sim/scenario/time-window.h"
+#include "sim/schema/time-window.h"
 #include "sim/trace/trace-outputs.h"
 
 #include <algorithm>
@@ -16,6 +16,21 @@
 
 namespace incsim
 {
+
+namespace
+{
+
+const Choices<UdpWorkload::Pattern>&
+PatternChoices()
+{
+    static const Choices<UdpWorkload::Pattern> choices{
+        {"uniform", UdpWorkload::Pattern::Uniform},
+        {"permutation", UdpWorkload::Pattern::Permutation},
+        {"all-to-all", UdpWorkload::Pattern::AllToAll}};
+    return choices;
+}
+
+} // namespace
 
 Spec
 UdpProtocol::ParamsSpec()
@@ -30,7 +45,7 @@ UdpProtocol::WorkloadSpec()
 {
     return Spec::Object()
         .Field("pattern",
-               Spec::Enum({"uniform", "permutation", "all-to-all"}),
+               Spec::Enum(PatternChoices()),
                "destination choice: a random other host per message, a fixed random partner, or "
                "round-robin over all other hosts",
                "uniform")
@@ -38,7 +53,7 @@ UdpProtocol::WorkloadSpec()
                "application message size; messages are fragmented to the MTU", "1000B")
         .Field("load", Spec::Number().Above(0).Max(1),
                "offered load per host, as a fraction of its link rate", 0.3)
-        .Field("arrivals", Spec::Enum({"poisson", "constant"}),
+        .Field("arrivals", Spec::Enum(PoissonArrivalsChoices()),
                "message inter-arrival times", "poisson")
         .Field("start", Spec::Duration(), "when hosts start sending, before the end of the run",
                "0ns")
@@ -52,13 +67,10 @@ UdpProtocol::Install(World& world, const ParamView& params, const ParamView& wor
 {
     uint32_t numHosts = static_cast<uint32_t>(world.NumHosts());
     UdpWorkload config;
-    const std::string& pattern = workload.String("pattern");
-    config.pattern = pattern == "permutation"  ? UdpWorkload::Pattern::Permutation
-                     : pattern == "all-to-all" ? UdpWorkload::Pattern::AllToAll
-                                               : UdpWorkload::Pattern::Uniform;
+    config.pattern = workload.Choice("pattern", PatternChoices());
     config.messageBytes = static_cast<uint32_t>(workload.SizeBytes("message_size"));
     config.maxPayload = world.MaxUdpPayloadBytes();
-    config.poisson = workload.String("arrivals") == "poisson";
+    config.poisson = workload.Choice("arrivals", PoissonArrivalsChoices());
     const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "hosts");
     config.startPs = window.startPs;
     config.stopPs = window.stopPs;

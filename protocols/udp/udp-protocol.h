@@ -2,7 +2,7 @@
 #define INCSIM_UDP_UDP_PROTOCOL_H
 
 #include "protocols/udp/udp-endpoint.h"
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 
 #include <ns3/ptr.h>
 

@@ -1,7 +1,7 @@
 #ifndef INCSIM_HOST_HOST_CLOCK_H
 #define INCSIM_HOST_HOST_CLOCK_H
 
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 
 #include <cstdint>
 

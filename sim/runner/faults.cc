@@ -43,7 +43,7 @@ ResolveFaults(const Scenario& scenario, const Topology& topology)
         {
             fault.Fail("at", "fault time is not before the end of the run (/duration)");
         }
-        const std::string& action = fault.String("action");
+        event.action = fault.Choice("action", FaultActionChoices());
         if (fault.Has("link"))
         {
             ParamView ends = fault.Get("link");
@@ -61,25 +61,8 @@ ResolveFaults(const Scenario& scenario, const Topology& topology)
         {
             event.node = ResolveNode(fault, topology, fault.String("node"), "node");
         }
-        if (action == "link_down")
+        if (event.action == FaultAction::LossRate)
         {
-            event.action = FaultEvent::Action::LinkDown;
-        }
-        else if (action == "link_up")
-        {
-            event.action = FaultEvent::Action::LinkUp;
-        }
-        else if (action == "node_crash")
-        {
-            event.action = FaultEvent::Action::NodeCrash;
-        }
-        else if (action == "node_recover")
-        {
-            event.action = FaultEvent::Action::NodeRecover;
-        }
-        else
-        {
-            event.action = FaultEvent::Action::LossRate;
             event.rate = fault.Number("rate");
         }
         events.push_back(event);
@@ -93,19 +76,19 @@ Apply(World* world, FaultEvent event)
     spdlog::debug("fault at {}ns: action {}", event.atNs, static_cast<int>(event.action));
     switch (event.action)
     {
-    case FaultEvent::Action::LinkDown:
+    case FaultAction::LinkDown:
         world->SetLinkUp(*event.link, false);
         break;
-    case FaultEvent::Action::LinkUp:
+    case FaultAction::LinkUp:
         world->SetLinkUp(*event.link, true);
         break;
-    case FaultEvent::Action::NodeCrash:
+    case FaultAction::NodeCrash:
         world->SetNodeUp(event.node, false);
         break;
-    case FaultEvent::Action::NodeRecover:
+    case FaultAction::NodeRecover:
         world->SetNodeUp(event.node, true);
         break;
-    case FaultEvent::Action::LossRate:
+    case FaultAction::LossRate:
         world->SetLossRate(event.link, event.rate);
         break;
     }

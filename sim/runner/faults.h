@@ -1,6 +1,8 @@
 #ifndef INCSIM_RUNNER_FAULTS_H
 #define INCSIM_RUNNER_FAULTS_H
 
+#include "sim/scenario/scenario.h"
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -8,23 +10,14 @@
 namespace incsim
 {
 
-class Scenario;
 class Topology;
 class World;
 
 /// One entry of the scenario's /faults timeline, with names resolved against the topology.
 struct FaultEvent
 {
-    enum class Action
-    {
-        LinkDown,
-        LinkUp,
-        NodeCrash,
-        NodeRecover,
-        LossRate
-    };
     int64_t atNs = 0;
-    Action action = Action::LinkDown;
+    FaultAction action = FaultAction::LinkDown;
     std::optional<uint32_t> link; ///< for loss_rate, absent means every link
     uint32_t node = 0;
     double rate = 0;

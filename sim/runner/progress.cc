@@ -57,17 +57,12 @@ FormatWall(double seconds)
 ProgressMode
 ParseProgressMode(const std::string& text)
 {
-    if (text == "auto")
+    for (const auto& [name, mode] : ProgressModeChoices())
     {
-        return ProgressMode::Auto;
-    }
-    if (text == "always")
-    {
-        return ProgressMode::Always;
-    }
-    if (text == "never")
-    {
-        return ProgressMode::Never;
+        if (name == text)
+        {
+            return mode;
+        }
     }
     throw std::invalid_argument("progress mode must be auto, always or never");
 }

@@ -1,6 +1,8 @@
 #ifndef INCSIM_RUNNER_PROGRESS_H
 #define INCSIM_RUNNER_PROGRESS_H
 
+#include "sim/scenario/scenario.h"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -13,13 +15,7 @@
 namespace incsim
 {
 
-enum class ProgressMode
-{
-    Auto,   ///< on a terminal, redrawn in place once the run has lasted 2 s of wall time
-    Always, ///< line by line (a first line at once, then every few seconds), also off a terminal
-    Never
-};
-
+/// A mode by its name (ProgressModeChoices); std::invalid_argument for any other text.
 ProgressMode ParseProgressMode(const std::string& text);
 
 /// Prints "sim 1.2ms / 5ms (24%)  wall 3.1s  1.2M events/s  ETA 9.5s" on stderr while a run

@@ -72,7 +72,7 @@ RunScenario(const Scenario& scenario, const RunOptions& options)
         Simulation simulation(scenario, options.outDir);
         programs = CheckedPrograms(simulation.GetWorld(), options.sourceDir);
         ProgressMode progress = options.progress.value_or(
-            ParseProgressMode(scenario.Section("outputs").String("progress")));
+            scenario.Section("outputs").Choice("progress", ProgressModeChoices()));
         summary.wallSeconds = simulation.Run(progress);
         summary.events = simulation.EventCount();
         summary.simulatedNs = ns3::Simulator::Now().GetTimeStep() / kPsPerNs;

@@ -2,14 +2,15 @@
 
 #include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
+#include "sim/runner/background-traffic.h"
 #include "sim/runner/build-topology.h"
 #include "sim/runner/faults.h"
-#include "sim/runner/protocol.h"
+#include "sim/runner/network-metrics.h"
+#include "sim/runner/network-tracer.h"
+#include "sim/scenario/protocol.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
-#include "sim/trace/network-tracer.h"
 #include "sim/trace/trace-outputs.h"
-#include "sim/traffic/background-traffic.h"
 
 #include <ns3/object-factory.h>
 #include <ns3/simulator.h>
@@ -18,7 +19,6 @@
 
 #include <chrono>
 #include <new>
-#include <map>
 #include <set>
 
 namespace incsim
@@ -28,10 +28,10 @@ namespace
 {
 
 void
-UseScheduler(const std::string& name)
+UseScheduler(const std::string& typeName)
 {
     ns3::ObjectFactory factory;
-    factory.SetTypeId(SchedulerTypeName(name));
+    factory.SetTypeId(typeName);
     ns3::Simulator::SetScheduler(factory);
 }
 
@@ -52,19 +52,21 @@ EnabledTraces(const Scenario& scenario)
 std::string
 SchedulerTypeName(const std::string& name)
 {
-    static const std::map<std::string, std::string> kTypes = {
-        {"calendar", "ns3::CalendarScheduler"},
-        {"heap", "ns3::HeapScheduler"},
-        {"map", "ns3::MapScheduler"},
-        {"priority-queue", "ns3::PriorityQueueScheduler"}};
-    return kTypes.at(name);
+    for (const auto& [scheduler, typeName] : SchedulerChoices())
+    {
+        if (scheduler == name)
+        {
+            return typeName;
+        }
+    }
+    throw std::invalid_argument("unknown scheduler \"" + name + "\"");
 }
 
 Simulation::Simulation(const Scenario& scenario, const std::string& runDir, bool installProtocol)
     : m_scenario(scenario)
 {
     EnsurePicosecondResolution();
-    UseScheduler(scenario.Section("simulator").String("scheduler"));
+    UseScheduler(scenario.Section("simulator").Choice("scheduler", SchedulerChoices()));
     try
     {
         Topology topology = BuildTopology(scenario);
@@ -148,7 +150,7 @@ Simulation::EventCount() const
 nlohmann::json
 Simulation::Metrics() const
 {
-    nlohmann::json metrics = {{"network", m_world->NetworkMetrics()}};
+    nlohmann::json metrics = {{"network", NetworkMetrics(*m_world)}};
     if (m_protocol)
     {
         nlohmann::json protocolMetrics = nlohmann::json::object();
@@ -170,7 +172,7 @@ Simulation::CloseTraces()
         m_tracer->Close();
         m_tracer.reset();
     }
-    m_world->WriteLinkTrace();
+    WriteLinkTrace(*m_world);
     m_traces->Close();
 }
 

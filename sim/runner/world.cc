@@ -10,16 +10,8 @@
 #include "sim/net/headers.h"
 #include "sim/net/link.h"
 #include "sim/scenario/scenario.h"
-#include "sim/switch/ecmp-route-installer.h"
-#include "sim/switch/p4-pipeline.h"
-#include "sim/switch/replication-ports.h"
-
-#include "p4/runtime/entries-file.h"
-#include "p4/runtime/error.h"
 #include "sim/switch/switch-device.h"
-#include "sim/trace/trace-outputs.h"
 
-#include <SwitchPrograms.h>
 #include <ns3/simulator.h>
 #include <ns3/nstime.h>
 #include <ns3/uinteger.h>
@@ -27,9 +19,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <memory>
-#include <numeric>
 
 namespace incsim
 {
@@ -39,24 +29,20 @@ World::World(const Scenario& scenario, Topology topology, TraceOutputs& traces)
       m_topology(std::move(topology)),
       m_traces(traces),
       m_seed(scenario.Seed()),
-      m_durationPs(scenario.DurationNs() * kPsPerNs)
+      m_durationPs(scenario.DurationNs() * kPsPerNs),
+      m_routing(m_topology, scenario.Section("routing"))
 {
     EnsurePicosecondResolution();
     FramePool::Instance().ResetUids();
-    ParamView routing = scenario.Section("routing");
-    m_metric = routing.String("metric") == "delay" ? RouteMetric::Delay : RouteMetric::Hops;
-    m_reconvergePs = routing.DurationNs("reconverge_delay") * kPsPerNs;
     m_linkAdminUp.assign(m_topology.NumLinks(), true);
     m_nodeUp.assign(m_topology.NumNodes(), true);
 
     BuildNodes();
     BuildLinks();
 
-    m_ecmpMode =
-        routing.String("ecmp") == "per-packet" ? EcmpMode::PerPacket : EcmpMode::PerFlow;
     SetPipelineFactory(DefaultPipelineFactory());
     RecomputeRoutes();
-    if (routing.Bool("require_dag"))
+    if (m_routing.DagRequired())
     {
         RequireDagRouting("/routing/require_dag");
     }
@@ -71,80 +57,16 @@ World::DefaultPipelineFactory() const
 }
 
 World::PipelineFactory
-World::ProgramPipelineFactory(const std::string& programName, const std::string& where,
+World::ProgramPipelineFactory(const std::string& program, const std::string& where,
                               PipelineConfigurator configure) const
 {
-    ParamView sw = m_scenario.Section("switch");
-    const std::vector<p4rt::GeneratedProgram> programs = p4gen::SwitchPrograms();
-    p4rt::GeneratedProgram program;
-    try
-    {
-        program = p4rt::FindGeneratedProgram(programs, programName);
-    }
-    catch (const p4rt::Error& error)
-    {
-        throw InputError(m_scenario.File(), where, error.what());
-    }
-    // Table entries for every switch, read once.
-    std::string entries;
-    std::shared_ptr<const nlohmann::json> entriesDoc;
-    if (sw.Has("entries"))
-    {
-        entries = m_scenario.ResolvePath(sw.String("entries"));
-        try
-        {
-            entriesDoc = std::make_shared<const nlohmann::json>(ReadJsonFile(entries));
-        }
-        catch (const InputError& error)
-        {
-            throw InputError(m_scenario.File(), "/switch/entries", error.what());
-        }
-    }
-    const uint64_t seed = m_seed;
-    const EcmpMode mode = m_ecmpMode;
-    const std::string file = m_scenario.File();
-    return [mode, seed, program, entries, entriesDoc, file, configure](SwitchDevice& device) {
-        auto pipeline = std::make_unique<P4Pipeline>(
-            device, program.create(),
-            std::make_unique<EcmpRouteInstaller>(device.NodeId(), device.NumPorts(), mode, seed));
-        if (entriesDoc)
-        {
-            try
-            {
-                p4rt::LoadEntriesJson(pipeline->Control(), *entriesDoc, entries);
-            }
-            catch (const p4rt::Error& error)
-            {
-                throw InputError(file, "/switch/entries",
-                                 fmt::format("switch {}: {}", device.Name(), error.what()));
-            }
-        }
-        if (configure)
-        {
-            configure(*pipeline, device);
-        }
-        CheckReplicationPorts(pipeline->Control(), device, entriesDoc.get(), entries, file);
-        return pipeline;
-    };
+    return LoadProgram(m_scenario, program, where, m_routing.Mode(), m_seed, std::move(configure));
 }
 
 std::vector<const p4rt::ProgramInfo*>
 World::ProgramsInUse() const
 {
-    std::map<std::string, const p4rt::ProgramInfo*> byName;
-    for (const ns3::Ptr<SwitchDevice>& device : m_switches)
-    {
-        if (const auto* pipeline = dynamic_cast<const P4Pipeline*>(device->GetPipeline()))
-        {
-            byName.emplace(pipeline->ProgramInfo().name, &pipeline->ProgramInfo());
-        }
-    }
-    std::vector<const p4rt::ProgramInfo*> programs;
-    for (const auto& [name, info] : byName)
-    {
-        programs.push_back(info);
-    }
-    return programs;
+    return ProgramsRunBy(m_switches);
 }
 
 uint32_t
@@ -288,7 +210,7 @@ World::SetPipelineFactory(const PipelineFactory& factory)
             }
         }
     }
-    if (m_routes.NumNodes() > 0)
+    if (m_routing.Routes().NumNodes() > 0)
     {
         InstallRoutes();
     }
@@ -297,19 +219,7 @@ World::SetPipelineFactory(const PipelineFactory& factory)
 void
 World::RequireDagRouting(const std::string& who) const
 {
-    DagCheck check = CheckRoutingDag(m_topology, m_routes);
-    if (!check.acyclic)
-    {
-        std::string cycle;
-        for (const auto& hop : check.cycle)
-        {
-            cycle += (cycle.empty() ? "" : ", ") + hop;
-        }
-        throw ConfigError(fmt::format("{} needs routes that form a DAG, but the routes on this "
-                                      "topology have a cycle of directed links: {}",
-                                      who,
-                                      cycle));
-    }
+    m_routing.RequireDag(who);
 }
 
 void
@@ -320,7 +230,7 @@ World::RecomputeRoutes()
     {
         linkUp[id] = m_links.empty() || m_links[id]->IsUp();
     }
-    m_routes = ComputeEcmpRoutes(m_topology, m_metric, linkUp, m_nodeUp);
+    m_routing.Recompute(linkUp, m_nodeUp);
     InstallRoutes();
 }
 
@@ -329,11 +239,11 @@ World::InstallRoutes()
 {
     for (auto& device : m_switches)
     {
-        device->GetPipeline()->InstallRoutes(m_routes);
+        device->GetPipeline()->InstallRoutes(m_routing.Routes());
     }
     for (auto& host : m_hosts)
     {
-        host->InstallRoutes(m_routes);
+        host->InstallRoutes(m_routing.Routes());
     }
 }
 
@@ -369,7 +279,7 @@ World::ScheduleReconvergence()
 {
     // Each fault gets its own recomputation, reconverge_delay after it (a controller reacting
     // to each failure notification); recomputing is idempotent.
-    ns3::Simulator::Schedule(Ps(m_reconvergePs), &World::RecomputeRoutes, this);
+    ns3::Simulator::Schedule(Ps(m_routing.ReconvergePs()), &World::RecomputeRoutes, this);
 }
 
 void
@@ -413,105 +323,6 @@ World::SetLossRate(std::optional<uint32_t> linkId, double rate)
     for (auto& link : m_links)
     {
         link->SetLossRate(rate);
-    }
-}
-
-nlohmann::json
-World::NetworkMetrics() const
-{
-    uint64_t delivered = 0;
-    uint64_t txBytes = 0;
-    std::array<uint64_t, static_cast<size_t>(DropReason::Count)> drops{};
-    double maxUtil = 0;
-    double sumUtil = 0;
-    double seconds = m_durationPs / 1e12;
-    for (uint32_t id = 0; id < m_links.size(); ++id)
-    {
-        for (int side = 0; side < 2; ++side)
-        {
-            const Link::Counters& c = m_links[id]->GetCounters(side);
-            delivered += c.deliveredFrames;
-            txBytes += c.txBytes;
-            drops[static_cast<size_t>(DropReason::LinkLoss)] += c.lossDrops;
-            drops[static_cast<size_t>(DropReason::LinkDown)] += c.downDrops;
-            double util = c.txBytes * 8.0 / (m_topology.Link(id).params.rateBps * seconds);
-            maxUtil = std::max(maxUtil, util);
-            sumUtil += util;
-        }
-    }
-    for (uint32_t node = 0; node < m_ports.size(); ++node)
-    {
-        for (const auto& port : m_ports[node])
-        {
-            drops[static_cast<size_t>(DropReason::BufferFull)] += port->GetCounters().bufferDrops;
-            for (size_t r = 0; r < drops.size(); ++r)
-            {
-                drops[r] += port->GetCounters().flushDrops[r];
-            }
-        }
-    }
-    auto addNodeDrops = [&drops](const NetworkNode& node) {
-        for (size_t r = 0; r < drops.size(); ++r)
-        {
-            drops[r] += node.Drops()[r];
-        }
-    };
-    for (const auto& device : m_switches)
-    {
-        addNodeDrops(*device);
-    }
-    for (const auto& host : m_hosts)
-    {
-        addNodeDrops(*host);
-    }
-    nlohmann::json dropJson = nlohmann::json::object();
-    for (size_t r = 0; r < drops.size(); ++r)
-    {
-        dropJson[ToString(static_cast<DropReason>(r))] = drops[r];
-    }
-    size_t directions = m_links.size() * 2;
-    return {{"frames_delivered", delivered},
-            {"wire_bytes", txBytes},
-            {"drops", dropJson},
-            {"link_utilization_max", maxUtil},
-            {"link_utilization_mean", directions ? sumUtil / directions : 0.0}};
-}
-
-void
-World::WriteLinkTrace() const
-{
-    CsvWriter* csv = m_traces.Open(CoreTrace("links"));
-    if (csv == nullptr)
-    {
-        return;
-    }
-    double seconds = m_durationPs / 1e12;
-    for (uint32_t id = 0; id < m_links.size(); ++id)
-    {
-        const LinkInfo& info = m_topology.Link(id);
-        const uint32_t nodes[2] = {info.a, info.b};
-        const uint32_t ports[2] = {info.portA, info.portB};
-        for (int side = 0; side < 2; ++side)
-        {
-            const Link::Counters& c = m_links[id]->GetCounters(side);
-            const EgressPort::Counters& q = m_ports[nodes[side]][ports[side]]->GetCounters();
-            csv->Row(id,
-                     m_topology.Node(nodes[side]).name,
-                     ports[side],
-                     m_topology.Node(nodes[1 - side]).name,
-                     ports[1 - side],
-                     info.params.rateBps,
-                     info.params.delayNs,
-                     c.txFrames,
-                     c.txBytes,
-                     c.deliveredFrames,
-                     c.lossDrops,
-                     c.downDrops,
-                     q.bufferDrops,
-                     std::accumulate(q.flushDrops.begin(), q.flushDrops.end(), uint64_t{0}),
-                     q.maxQueuedBytes,
-                     fmt::format("{:.6f}", c.txBytes * 8.0 / (info.params.rateBps * seconds)));
-        }
     }
 }
 

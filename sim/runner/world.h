@@ -2,26 +2,18 @@
 #define INCSIM_RUNNER_WORLD_H
 
 #include "sim/core/rng.h"
-#include "sim/switch/ecmp-route-installer.h"
+#include "sim/runner/program-loader.h"
+#include "sim/runner/routing-controller.h"
 #include "sim/topology/routing.h"
 #include "sim/topology/topology.h"
 
 #include <ns3/ptr.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-namespace incsim::p4rt
-{
-struct ProgramInfo;
-}
 
 namespace incsim
 {
@@ -31,8 +23,6 @@ class HostNode;
 class Link;
 class Scenario;
 class SwitchDevice;
-class SwitchPipeline;
-class P4Pipeline;
 class TraceOutputs;
 
 /// Everything a scenario simulates: the topology's switches, hosts and links as ns-3 objects,
@@ -41,7 +31,8 @@ class TraceOutputs;
 class World
 {
   public:
-    using PipelineFactory = std::function<std::unique_ptr<SwitchPipeline>(SwitchDevice&)>;
+    using PipelineFactory = incsim::PipelineFactory;
+    using PipelineConfigurator = incsim::PipelineConfigurator;
 
     /// Builds the world for a validated scenario; traces go to `traces`.
     World(const Scenario& scenario, Topology topology, TraceOutputs& traces);
@@ -51,7 +42,7 @@ class World
 
     const Scenario& GetScenario() const { return m_scenario; }
     const Topology& GetTopology() const { return m_topology; }
-    const EcmpRoutes& Routes() const { return m_routes; }
+    const EcmpRoutes& Routes() const { return m_routing.Routes(); }
     TraceOutputs& Traces() const { return m_traces; }
     uint64_t Seed() const { return m_seed; }
     int64_t DurationPs() const { return m_durationPs; }
@@ -71,14 +62,11 @@ class World
     /// Replaces every switch's program (protocols call this from Install). Routes are
     /// re-installed into the new pipelines.
     void SetPipelineFactory(const PipelineFactory& factory);
-    /// Configures a new pipeline as a protocol's controller would (tables, registers,
-    /// multicast groups), after routes and /switch/entries.
-    using PipelineConfigurator = std::function<void(P4Pipeline& pipeline, SwitchDevice& device)>;
     /// The scenario's /switch/program (a P4 program compiled into incsim) with the routes
     /// installed by EcmpRouteInstaller and /switch/entries applied.
     PipelineFactory DefaultPipelineFactory() const;
     /// The same for the compiled-in program `program`, chosen at scenario path `where` (named in
-    /// errors), then configured by `configure`.
+    /// errors), then configured by `configure` (LoadProgram).
     PipelineFactory ProgramPipelineFactory(const std::string& program, const std::string& where,
                                            PipelineConfigurator configure = {}) const;
     /// The P4 programs the switches run now, by name (each once).
@@ -94,11 +82,6 @@ class World
     /// Recomputes shortest paths on what is up and installs them everywhere.
     void RecomputeRoutes();
 
-    /// Network-level metrics: frames, drops by reason, link utilisation.
-    nlohmann::json NetworkMetrics() const;
-    /// Writes links.csv (per-direction counters) if that trace is enabled.
-    void WriteLinkTrace() const;
-
   private:
     void BuildNodes();
     void BuildLinks();
@@ -111,9 +94,7 @@ class World
     TraceOutputs& m_traces;
     uint64_t m_seed;
     int64_t m_durationPs;
-    RouteMetric m_metric;
-    int64_t m_reconvergePs;
-    EcmpMode m_ecmpMode;
+    RoutingController m_routing;
 
     std::vector<ns3::Ptr<SwitchDevice>> m_switches;      // by order in Topology::Switches()
     std::vector<ns3::Ptr<SwitchDevice>> m_switchByNode;  // by node id; null for hosts
@@ -123,7 +104,6 @@ class World
 
     std::vector<bool> m_linkAdminUp;
     std::vector<bool> m_nodeUp;
-    EcmpRoutes m_routes;
 };
 
 } // namespace incsim

@@ -1,7 +1,9 @@
 #include "sim/scenario/scenario.h"
 
 #include "sim/core/rng.h"
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
+#include "sim/topology/routing.h"
+#include "sim/topology/topology-file.h"
 #include "sim/topology/topology-registry.h"
 #include "sim/trace/trace-schema.h"
 
@@ -154,7 +156,7 @@ SimulatorSpec()
 {
     return Spec::Object().Field(
         "scheduler",
-        Spec::Enum({"calendar", "heap", "map", "priority-queue"}),
+        Spec::Enum(SchedulerChoices()),
         "ns-3 event scheduler. All order simultaneous events by insertion, so results do not "
         "depend on the choice; calendar was fastest on incsim's per-packet event mix.",
         "calendar")
@@ -172,11 +174,11 @@ RoutingSpec()
 {
     return Spec::Object()
         .Field("metric",
-               Spec::Enum({"hops", "delay"}),
+               Spec::Enum(RouteMetricChoices()),
                "Shortest paths by hop count or by total link delay.",
                "hops")
         .Field("ecmp",
-               Spec::Enum({"per-flow", "per-packet"}),
+               Spec::Enum(EcmpModeChoices()),
                "How traffic is spread over equal-cost paths.",
                "per-flow")
         .Field("reconverge_delay",
@@ -230,7 +232,7 @@ FaultSpec()
         .RequiredField("at", Spec::Duration(), "Simulated time of the fault.")
         .RequiredField(
             "action",
-            Spec::Enum({"link_down", "link_up", "node_crash", "node_recover", "loss_rate"}),
+            Spec::Enum(FaultActionChoices()),
             "What happens.")
         .OptionalField("link",
                        Spec::Array(Spec::String()).MinItems(2).MaxItems(2),
@@ -284,7 +286,7 @@ OutputsSpec(const std::string& protocol)
                "10us")
         .Field("pcap", Spec::Bool(), "Write pcap files of every link.", false)
         .Field("progress",
-               Spec::Enum({"auto", "always", "never"}),
+               Spec::Enum(ProgressModeChoices()),
                "Progress display; \"auto\" shows it on a terminal.",
                "auto");
 }
@@ -500,18 +502,40 @@ IsWithin(const std::string& path, const std::string& prefix)
 
 // ---- Scenario ----
 
+const Choices<std::string>&
+SchedulerChoices()
+{
+    static const Choices<std::string> choices{{"calendar", "ns3::CalendarScheduler"},
+                                              {"heap", "ns3::HeapScheduler"},
+                                              {"map", "ns3::MapScheduler"},
+                                              {"priority-queue", "ns3::PriorityQueueScheduler"}};
+    return choices;
+}
+
+const Choices<FaultAction>&
+FaultActionChoices()
+{
+    static const Choices<FaultAction> choices{{"link_down", FaultAction::LinkDown},
+                                              {"link_up", FaultAction::LinkUp},
+                                              {"node_crash", FaultAction::NodeCrash},
+                                              {"node_recover", FaultAction::NodeRecover},
+                                              {"loss_rate", FaultAction::LossRate}};
+    return choices;
+}
+
+const Choices<ProgressMode>&
+ProgressModeChoices()
+{
+    static const Choices<ProgressMode> choices{{"auto", ProgressMode::Auto},
+                                               {"always", ProgressMode::Always},
+                                               {"never", ProgressMode::Never}};
+    return choices;
+}
+
 Spec
 PrioritySpec()
 {
     return Spec::Integer().Min(0).Max(7).BelowValueAt("/switch/priorities");
-}
-
-Spec
-LossRateSpec()
-{
-    return Spec::Number().Min(0).Below(1).Because(
-        "a link that loses every packet is a failed link: use a link_down fault, which routing "
-        "sees");
 }
 
 Spec
@@ -648,6 +672,12 @@ LoadScenario(const std::string& path, const std::vector<std::string>& overrides)
     json document = ReadJsonFile(path);
     std::string baseDir = std::filesystem::path(path).parent_path().string();
     return ParseScenario(document, path, baseDir.empty() ? "." : baseDir, overrides);
+}
+
+Scenario
+LoadRunScenario(const std::string& runDir)
+{
+    return LoadScenario(runDir + "/scenario.resolved.json");
 }
 
 std::string

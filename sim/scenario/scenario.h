@@ -2,8 +2,8 @@
 #define INCSIM_SCENARIO_SCENARIO_H
 
 #include "sim/core/diagnostics.h"
-#include "sim/scenario/json-reader.h"
-#include "sim/scenario/schema.h"
+#include "sim/core/json-reader.h"
+#include "sim/schema/schema.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,8 +65,28 @@ class Scenario
     std::vector<std::string> m_overridden;  ///< JSON pointers set by --set
 };
 
-/// The static loss rate of a link (/links/loss, a topology file's links): in [0, 1).
-Spec LossRateSpec();
+/// /simulator/scheduler: the ns-3 scheduler's TypeId name by scenario name.
+const Choices<std::string>& SchedulerChoices();
+
+/// What a /faults entry does.
+enum class FaultAction
+{
+    LinkDown,
+    LinkUp,
+    NodeCrash,
+    NodeRecover,
+    LossRate
+};
+const Choices<FaultAction>& FaultActionChoices();
+
+/// When a run shows its progress line (/outputs/progress, `incsim run --progress`).
+enum class ProgressMode
+{
+    Auto,   ///< on a terminal, redrawn in place once the run has lasted 2 s of wall time
+    Always, ///< line by line (a first line at once, then every few seconds), also off a terminal
+    Never
+};
+const Choices<ProgressMode>& ProgressModeChoices();
 
 /// A switch and NIC queue priority that traffic asks for: an integer in [0, 7] below
 /// /switch/priorities, the number of queues each port has. Every protocol param naming a
@@ -82,6 +102,14 @@ Scenario ParseScenario(const nlohmann::json& document,
 
 /// Reads and parses a scenario file; a JSON syntax error is reported with line and column.
 Scenario LoadScenario(const std::string& path, const std::vector<std::string>& overrides = {});
+
+/// The scenario a run directory was made from (its scenario.resolved.json), validated and
+/// typed like any scenario, for what reads a finished run (protocol checkers): they take the
+/// values, with every default, from its sections rather than from raw JSON. Paths in it are
+/// the original scenario's and resolve against the run directory, so read values, not files.
+/// Throws InputError naming the file and JSON path when it does not validate (a run of
+/// another incsim version, an edited file).
+Scenario LoadRunScenario(const std::string& runDir);
 
 /// The generated reference of the scenario format (Markdown, without the BEGIN/END GENERATED
 /// markers), covering every registered topology generator and protocol. docs/scenario.md

@@ -2,6 +2,7 @@
 #define INCSIM_SWITCH_ECMP_ROUTE_INSTALLER_H
 
 #include "sim/switch/p4-pipeline.h"
+#include "sim/topology/routing.h"
 
 #include <cstdint>
 #include <map>
@@ -9,12 +10,6 @@
 
 namespace incsim
 {
-
-enum class EcmpMode
-{
-    PerFlow,  ///< hash of the 5-tuple: a flow stays on one path
-    PerPacket ///< spraying: consecutive packets take consecutive members
-};
 
 /// The routing controller of one switch running p4/forward.p4 (or any program with the same
 /// tables): writes the routes computed on the topology into MyIngress.ipv4_route,

@@ -15,6 +15,22 @@
 
 namespace incsim
 {
+
+const Choices<RouteMetric>&
+RouteMetricChoices()
+{
+    static const Choices<RouteMetric> choices{{"hops", RouteMetric::Hops},
+                                              {"delay", RouteMetric::Delay}};
+    return choices;
+}
+
+const Choices<EcmpMode>&
+EcmpModeChoices()
+{
+    static const Choices<EcmpMode> choices{{"per-flow", EcmpMode::PerFlow},
+                                           {"per-packet", EcmpMode::PerPacket}};
+    return choices;
+}
 namespace
 {
 

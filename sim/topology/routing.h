@@ -1,6 +1,7 @@
 #ifndef INCSIM_TOPOLOGY_ROUTING_H
 #define INCSIM_TOPOLOGY_ROUTING_H
 
+#include "sim/schema/schema.h"
 #include "sim/topology/topology.h"
 
 #include <cstddef>
@@ -17,6 +18,17 @@ enum class RouteMetric
     Hops,  ///< shortest paths by hop count (up-down routing on multi-rooted trees)
     Delay, ///< shortest paths by total propagation delay (WAN)
 };
+
+/// How a switch spreads traffic over the equal-cost next hops of a route.
+enum class EcmpMode
+{
+    PerFlow,  ///< hash of the 5-tuple: a flow stays on one path
+    PerPacket ///< spraying: consecutive packets take consecutive members
+};
+
+/// /routing/metric and /routing/ecmp by their scenario names.
+const Choices<RouteMetric>& RouteMetricChoices();
+const Choices<EcmpMode>& EcmpModeChoices();
 
 /// The set of egress ports on equal-cost shortest paths, for every (node, destination host).
 /// Stored flat, so a lookup is two array reads. Hosts never forward: paths do not transit hosts.

@@ -1,7 +1,7 @@
 #include "sim/topology/topology-file.h"
 
 #include "sim/core/diagnostics.h"
-#include "sim/scenario/scenario.h"
+#include "sim/core/json-reader.h"
 
 #include <map>
 #include <stdexcept>
@@ -10,11 +10,31 @@ namespace incsim
 {
 
 Spec
+LossRateSpec()
+{
+    return Spec::Number().Min(0).Below(1).Because(
+        "a link that loses every packet is a failed link: use a link_down fault, which routing "
+        "sees");
+}
+
+namespace
+{
+
+const Choices<NodeKind>&
+NodeKindChoices()
+{
+    static const Choices<NodeKind> choices{{"host", NodeKind::Host}, {"switch", NodeKind::Switch}};
+    return choices;
+}
+
+} // namespace
+
+Spec
 TopologyFileSpec()
 {
     Spec node = Spec::Object()
                     .RequiredField("name", Spec::String(), "unique node name")
-                    .RequiredField("kind", Spec::Enum({"host", "switch"}), "host or switch")
+                    .RequiredField("kind", Spec::Enum(NodeKindChoices()), "host or switch")
                     .OptionalField("layer",
                                    Spec::Integer().Min(0),
                                    "drawing layer: 0 hosts, 1 edge/ToR, 2 aggregation/spine, "
@@ -68,10 +88,11 @@ TopologyFromJson(const nlohmann::json& document,
                       "duplicate node name \"" + name + "\" (first at " + nodes.Path() + "/" +
                           std::to_string(it->second) + ")");
         }
-        const bool host = node.String("kind") == "host";
-        const int layer = node.Has("layer") ? static_cast<int>(node.Int("layer")) : (host ? 0 : 1);
+        const NodeKind kind = node.Choice("kind", NodeKindChoices());
+        const int layer = node.Has("layer") ? static_cast<int>(node.Int("layer"))
+                                            : (kind == NodeKind::Host ? 0 : 1);
         const int group = node.Has("group") ? static_cast<int>(node.Int("group")) : -1;
-        topology.AddNode(name, host ? NodeKind::Host : NodeKind::Switch, layer, group);
+        topology.AddNode(name, kind, layer, group);
     }
 
     for (size_t i = 0; i < links.Size(); ++i)

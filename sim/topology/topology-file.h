@@ -1,7 +1,7 @@
 #ifndef INCSIM_TOPOLOGY_TOPOLOGY_FILE_H
 #define INCSIM_TOPOLOGY_TOPOLOGY_FILE_H
 
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 #include "sim/topology/topology.h"
 
 #include <nlohmann/json.hpp>
@@ -10,6 +10,9 @@
 
 namespace incsim
 {
+
+/// The static loss rate of a link (/links/loss, a topology file's links): in [0, 1).
+Spec LossRateSpec();
 
 /// Schema of a topology file (docs/topology-file.md):
 ///   {"nodes": [{"name": "h0", "kind": "host", "layer": 0, "group": -1}, ...],

@@ -2,7 +2,7 @@
 #define INCSIM_TOPOLOGY_TOPOLOGY_REGISTRY_H
 
 #include "sim/core/registry.h"
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 #include "sim/topology/topology.h"
 
 #include <cstdint>

@@ -12,14 +12,15 @@
 namespace incsim
 {
 
-/// Settings shared by every host's bulk transport.
+/// Settings shared by every host's bulk transport, filled from /background (whose spec holds
+/// the defaults) and /links/mtu.
 struct BulkTransportConfig
 {
-    uint32_t segmentBytes = 1400;      ///< payload per data segment (MSS)
-    uint32_t maxWindowSegments = 700;  ///< receive window, in segments
-    uint32_t initialWindow = 10;       ///< segments
+    uint32_t segmentBytes = 0;       ///< payload per data segment (MSS)
+    uint32_t maxWindowSegments = 0;  ///< receive window, in segments
+    uint32_t initialWindow = 0;      ///< segments
     int64_t minRtoPs = 0;
-    uint64_t nicLimitBytes = 65536;    ///< data the host keeps queued in its NICs
+    uint64_t nicLimitBytes = 0;      ///< data the host keeps queued in its NICs
     int64_t startPs = 0;
     int64_t stopPs = 0;                ///< no new data after this (retransmissions go on)
     uint8_t priority = 0;

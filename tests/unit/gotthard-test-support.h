@@ -3,7 +3,7 @@
 
 // Shared by the Gotthard tests: the small Fig. 3 scenario and running the checker on a run.
 
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 
 #include <set>
 #include <string>

@@ -4,7 +4,7 @@
 // Shared by the 1Pipe tests: an inline scenario with the three 1Pipe traces, a metric of a run,
 // the checker's verdict on a run, and the warnings a run logs.
 
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 #include "sim/runner/runner.h"
 
 #include <memory>

@@ -1,7 +1,7 @@
 // CheckFindings, what every protocol checker reports through: each declared property is
 // reported once, held or violated.
 
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 
 #include <catch2/catch.hpp>
 

@@ -7,6 +7,7 @@
 #include "sim/host/host-cpu.h"
 #include "sim/host/host-node.h"
 #include "sim/net/headers.h"
+#include "sim/runner/network-metrics.h"
 #include "sim/runner/world.h"
 
 #include <ns3/simulator.h>
@@ -262,7 +263,7 @@ TEST_CASE("Endpoints send and receive datagrams across a switch", "[datapath]")
         CHECK(world.Host("h2").Drops()[static_cast<size_t>(DropReason::NoEndpoint)] ==
               1);
         CHECK(world.Host("h2").GetCounters().received == 0);
-        CHECK(world->NetworkMetrics()["drops"]["no_endpoint"] == 1);
+        CHECK(NetworkMetrics(world.Get())["drops"]["no_endpoint"] == 1);
     }
 
     SECTION("binding a port twice is refused; oversized headers are refused")

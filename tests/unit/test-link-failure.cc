@@ -10,6 +10,7 @@
 #include "sim/net/egress-port.h"
 #include "sim/net/frame.h"
 #include "sim/net/link.h"
+#include "sim/runner/network-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/switch/pipeline.h"
 #include "sim/switch/switch-device.h"
@@ -44,7 +45,7 @@ Total(const nlohmann::json& drops)
 void
 CheckAccounting(const TestWorld& world, const DropRecorder& drops, uint64_t consumed = 0)
 {
-    nlohmann::json metrics = world->NetworkMetrics()["drops"];
+    nlohmann::json metrics = NetworkMetrics(world.Get())["drops"];
     auto traced = drops.ByReason();
     for (size_t r = 0; r < traced.size(); ++r)
     {

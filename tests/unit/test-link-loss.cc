@@ -6,6 +6,7 @@
 #include "sim/host/host-node.h"
 #include "sim/net/frame-sink.h"
 #include "sim/net/link.h"
+#include "sim/runner/network-metrics.h"
 #include "sim/runner/world.h"
 
 #include <ns3/simulator.h>
@@ -118,7 +119,7 @@ RunStar(const std::vector<std::string>& overrides)
     run.firstHop = CountersFrom(world.LinkBetween("h0", "s0"), world.Node("h0"));
     run.secondHop = CountersFrom(world.LinkBetween("s0", "h1"), world.Node("s0"));
     run.tracedLoss = drops.Count(DropReason::LinkLoss);
-    run.metricLoss = world->NetworkMetrics()["drops"]["link_loss"].get<uint64_t>();
+    run.metricLoss = NetworkMetrics(world.Get())["drops"]["link_loss"].get<uint64_t>();
     return run;
 }
 

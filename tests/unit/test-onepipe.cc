@@ -19,6 +19,14 @@
 using namespace incsim;
 using namespace incsim::test;
 
+namespace
+{
+/// The scenario.resolved.json of a run whose traces a test writes: 1 ms, ACK timeout 200 us.
+constexpr const char* kRunScenario =
+    R"({"duration": "1ms", "topology": {"generator": "fat-tree", "params": {"k": 4}},
+        "protocol": {"name": "onepipe", "params": {"ack_timeout": "200us"}}})";
+} // namespace
+
 TEST_CASE("1Pipe keeps total order and causality under loss, skew, spraying and failures",
           "[onepipe][checker]")
 {
@@ -274,9 +282,9 @@ TEST_CASE("The checker finds receivers that disagree on the order of scatterings
     // Two broadcasts, A (process 0, ts 100) and B (process 1, ts 200), to processes 2 and 3.
     // Process 3 delivers B before A: its own order is wrong, and no single order agrees with
     // both receivers.
+    InitIncsim();
     TempDir dir;
-    WriteFile(dir.File("scenario.resolved.json"),
-              R"({"duration": "1ms", "protocol": {"params": {"ack_timeout": "200us"}}})");
+    WriteFile(dir.File("scenario.resolved.json"), kRunScenario);
     WriteFile(dir.File("metrics.json"), R"({"network": {"drops": {}}})");
     WriteFile(dir.File("onepipe_sends.csv"), "src,seq,dst,ts,bytes,send_ns\n"
                                              "0,0,2,100,64,100\n0,1,3,100,64,100\n"
@@ -302,8 +310,8 @@ void
 WriteOnePipeRun(const TempDir& dir, const std::string& sends, const std::string& deliveries,
                 const std::string& failures)
 {
-    WriteFile(dir.File("scenario.resolved.json"),
-              R"({"duration": "1ms", "protocol": {"params": {"ack_timeout": "200us"}}})");
+    InitIncsim();
+    WriteFile(dir.File("scenario.resolved.json"), kRunScenario);
     WriteFile(dir.File("metrics.json"), R"({"network": {"drops": {}}})");
     WriteFile(dir.File("onepipe_sends.csv"), "src,seq,dst,ts,bytes,send_ns\n" + sends);
     WriteFile(dir.File("onepipe_deliveries.csv"),
@@ -336,6 +344,26 @@ TEST_CASE("The checker finds a process sending below a timestamp it delivered",
     const CheckReport report = onepipe::CheckRun(good.Path());
     INFO(ViolationText(report));
     CHECK(report.Ok());
+}
+
+TEST_CASE("The checker reads the run's validated scenario, not raw JSON with its own defaults",
+          "[onepipe][checker]")
+{
+    InitIncsim();
+    TempDir dir;
+    WriteOnePipeRun(dir, "", "", "");
+    CHECK(onepipe::CheckRun(dir.Path()).Ok());
+    // A scenario that is no valid 1Pipe scenario is refused where it is wrong, rather than
+    // read with defaults (the ordering of a sequencer-like name, a missing topology).
+    WriteFile(dir.File("scenario.resolved.json"),
+              R"({"duration": "1ms", "topology": {"generator": "fat-tree", "params": {"k": 4}},
+                  "protocol": {"name": "onepipe", "params": {"ordering": "sequencer-nic"}}})");
+    CHECK_THROWS_WITH(onepipe::CheckRun(dir.Path()),
+                      Catch::Contains("/protocol/params/ordering") &&
+                          Catch::Contains("sequencer-nic"));
+    WriteFile(dir.File("scenario.resolved.json"),
+              R"({"duration": "1ms", "protocol": {"name": "onepipe"}})");
+    CHECK_THROWS_WITH(onepipe::CheckRun(dir.Path()), Catch::Contains("/topology"));
 }
 
 TEST_CASE("The checker counts a NAK on a lossless network against completeness at any time",

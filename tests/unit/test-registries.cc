@@ -2,7 +2,7 @@
 
 #include "protocols/builtin-protocols.h"
 #include "sim/core/registry.h"
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 #include "sim/topology/topology-registry.h"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 #include "sim/core/diagnostics.h"
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 #include "sim/scenario/scenario.h"
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 #include "sim/topology/topology-registry.h"
 
 #include <catch2/catch.hpp>

@@ -7,7 +7,7 @@
 #include "sim/host/endpoint.h"
 #include "sim/net/drop-reason.h"
 #include "sim/net/frame.h"
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 #include "sim/runner/runner.h"
 #include "sim/runner/simulation.h"
 #include "sim/scenario/scenario.h"

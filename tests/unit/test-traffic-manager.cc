@@ -7,6 +7,7 @@
 #include "sim/host/host-node.h"
 #include "sim/net/egress-port.h"
 #include "sim/net/headers.h"
+#include "sim/runner/network-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/switch/switch-device.h"
 
@@ -173,7 +174,7 @@ TEST_CASE("The egress buffer drops exactly the frames beyond its byte budget", "
             dropped.push_back(d.tag);
         }
         CHECK(dropped == std::vector<uint32_t>{11, 12, 13, 14, 15});
-        CHECK(world->NetworkMetrics()["drops"]["buffer_full"] == 5);
+        CHECK(NetworkMetrics(world.Get())["drops"]["buffer_full"] == 5);
     }
 
     SECTION("mixed sizes: a frame that would exceed the budget by one byte is dropped, a "

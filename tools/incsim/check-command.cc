@@ -2,11 +2,10 @@
 #include "tools/incsim/exit-codes.h"
 
 #include "sim/core/diagnostics.h"
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 #include "sim/scenario/scenario.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <memory>
 
@@ -22,17 +21,15 @@ AddCheckCommand(CLI::App& app)
                  "directory's traces; exits 1 if any is violated");
     cmd->add_option("RUN_DIR", *runDir, "run directory written by `incsim run`")->required();
     cmd->callback([runDir]() {
-        const std::string path = *runDir + "/scenario.resolved.json";
-        const nlohmann::json scenario = ReadJsonFile(path);
-        const std::string name =
-            scenario.value("/protocol/name"_json_pointer, std::string("(none)"));
-        const ProtocolInfo* protocol = Protocols().Find(name);
-        if (protocol == nullptr || !protocol->check)
+        const Scenario scenario = LoadRunScenario(*runDir);
+        const std::string& name = scenario.Section("protocol").String("name");
+        const ProtocolInfo& protocol = Protocols().Get(name);
+        if (!protocol.check)
         {
-            throw InputError(path, "/protocol/name",
+            throw InputError(scenario.File(), "/protocol/name",
                              fmt::format("protocol \"{}\" has no checker", name));
         }
-        const CheckReport report = protocol->check(*runDir);
+        const CheckReport report = protocol.check(*runDir);
         for (const std::string& line : report.passed)
         {
             fmt::print("ok    {}\n", line);

@@ -9,7 +9,7 @@
 #include "p4/runtime/v1model-switch.h"
 #include "sim/core/diagnostics.h"
 #include "sim/core/output-file.h"
-#include "sim/scenario/json-reader.h"
+#include "sim/core/json-reader.h"
 
 #include <SwitchPrograms.h>
 #include <TestPrograms.h>

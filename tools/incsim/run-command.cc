@@ -92,8 +92,13 @@ AddRunCommand(CLI::App& app)
         ->type_name("PATH=VALUE");
     run->add_option("--seed", args->seed, "Random seed (overrides /seed): 0 to 2^63-1");
     run->add_option("--out", args->out, "Run directory (default runs/<scenario>-seed<N>)");
+    std::vector<std::string> progressModes;
+    for (const auto& [name, mode] : ProgressModeChoices())
+    {
+        progressModes.push_back(name);
+    }
     run->add_option("--progress", args->progress, "auto, always or never (overrides the scenario)")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
+        ->check(CLI::IsMember(progressModes));
     run->callback([args] {
         std::vector<std::string> overrides = args->overrides;
         if (!args->seed.empty())

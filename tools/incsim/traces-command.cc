@@ -1,6 +1,6 @@
 #include "commands.h"
 
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 #include "sim/trace/trace-schema.h"
 
 #include <fmt/format.h>

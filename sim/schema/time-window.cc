@@ -1,8 +1,8 @@
-#include "sim/scenario/time-window.h"
+#include "sim/schema/time-window.h"
 
 #include "sim/core/sim-time.h"
 #include "sim/core/units.h"
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 
 #include <fmt/format.h>
 
@@ -39,6 +39,13 @@ ReadTimeWindow(const ParamView& section, int64_t durationPs, const std::string& 
         window.stopPs = std::min(durationPs, stopNs * kPsPerNs);
     }
     return window;
+}
+
+const Choices<bool>&
+PoissonArrivalsChoices()
+{
+    static const Choices<bool> choices{{"poisson", true}, {"constant", false}};
+    return choices;
 }
 
 } // namespace incsim

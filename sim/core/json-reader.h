@@ -1,5 +1,5 @@
-#ifndef INCSIM_SCENARIO_JSON_READER_H
-#define INCSIM_SCENARIO_JSON_READER_H
+#ifndef INCSIM_CORE_JSON_READER_H
+#define INCSIM_CORE_JSON_READER_H
 
 #include "sim/core/diagnostics.h"
 

@@ -1,13 +1,13 @@
-#ifndef INCSIM_SCENARIO_TIME_WINDOW_H
-#define INCSIM_SCENARIO_TIME_WINDOW_H
+#ifndef INCSIM_SCHEMA_TIME_WINDOW_H
+#define INCSIM_SCHEMA_TIME_WINDOW_H
+
+#include "sim/schema/schema.h"
 
 #include <cstdint>
 #include <string>
 
 namespace incsim
 {
-
-class ParamView;
 
 /// When a traffic source sends, in picoseconds: from `start` to `stop`, cut at the end of the
 /// run. Read by ReadTimeWindow from a section with "start" and an optional "stop".
@@ -23,6 +23,10 @@ struct TimeWindow
 /// end of the run, and at .../stop unless stop comes after start: either way `who` ("hosts",
 /// "flows") would send nothing. Every workload with a start/stop window reads it here.
 TimeWindow ReadTimeWindow(const ParamView& section, int64_t durationPs, const std::string& who);
+
+/// A workload's "arrivals": whether its inter-arrival times are exponential ("poisson") rather
+/// than constant ("constant").
+const Choices<bool>& PoissonArrivalsChoices();
 
 } // namespace incsim
 

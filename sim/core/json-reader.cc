@@ -1,4 +1,4 @@
-#include "sim/scenario/json-reader.h"
+#include "sim/core/json-reader.h"
 
 #include <fmt/format.h>
 

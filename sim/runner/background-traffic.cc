@@ -1,10 +1,10 @@
-#include "sim/traffic/background-traffic.h"
+#include "sim/runner/background-traffic.h"
 
 #include "sim/core/sim-time.h"
 #include "sim/host/host-node.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
-#include "sim/scenario/time-window.h"
+#include "sim/schema/time-window.h"
 
 #include <algorithm>
 #include <string>

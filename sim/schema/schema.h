@@ -1,5 +1,5 @@
-#ifndef INCSIM_SCENARIO_SCHEMA_H
-#define INCSIM_SCENARIO_SCHEMA_H
+#ifndef INCSIM_SCHEMA_SCHEMA_H
+#define INCSIM_SCHEMA_SCHEMA_H
 
 #include <nlohmann/json.hpp>
 
@@ -7,7 +7,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace incsim
@@ -30,6 +32,13 @@ enum class SpecKind
     Object,
 };
 
+/// The values of an Enum field mapped to what the code uses (an enum class, a type name), in
+/// the order the reference lists them. A component declares one table per Enum field, builds
+/// the field's spec from it (Spec::Enum(table)) and reads the field through it
+/// (ParamView::Choice), so a valid value cannot fall through to a default.
+template <typename T>
+using Choices = std::vector<std::pair<std::string, T>>;
+
 /// A schema node describing one JSON value, built fluently:
 ///   Spec::Object()
 ///       .Field("k", Spec::Integer().Min(2).Even(), "switch radix", 4)
@@ -47,6 +56,17 @@ class Spec
     static Spec Bool();
     static Spec String();
     static Spec Enum(std::vector<std::string> choices);
+    /// An Enum of a Choices table's names.
+    template <typename T>
+    static Spec Enum(const Choices<T>& choices)
+    {
+        std::vector<std::string> names;
+        for (const auto& choice : choices)
+        {
+            names.push_back(choice.first);
+        }
+        return Enum(std::move(names));
+    }
     /// A random distribution of values of `unit` kind (Duration or Number). Written either as a
     /// plain value (a constant) or as {"dist": "constant"|"uniform"|"normal"|"exponential", ...}.
     static Spec Distribution(SpecKind unit);
@@ -107,6 +127,13 @@ class Spec
                        std::vector<std::string> values);
 
     SpecKind Kind() const;
+    /// Every Enum in this spec with its values, by JSON pointer from this spec's root: object
+    /// fields, nested objects and array items ("/faults/0/action"). A DependentField is walked
+    /// with the spec its selector chooses in `resolved` (a value Resolve returned), and left
+    /// out without one. Enums filled from a registry (KnownAs) are left out: their values are
+    /// looked up by name in that registry.
+    std::vector<std::pair<std::string, std::vector<std::string>>> EnumFields(
+        const nlohmann::json* resolved = nullptr) const;
     /// Human-readable description of what is expected, e.g. `a duration like "1us"`.
     std::string Expected() const;
 
@@ -151,6 +178,21 @@ class ParamView
     double Number(const std::string& key) const;
     bool Bool(const std::string& key) const;
     const std::string& String(const std::string& key) const;
+    /// The Enum field `key` mapped through `choices`. A value the spec accepts but the table
+    /// lacks is a programming error (std::logic_error), never a silent default.
+    template <typename T>
+    T Choice(const std::string& key, const Choices<T>& choices) const
+    {
+        const std::string& value = String(key);
+        for (const auto& choice : choices)
+        {
+            if (choice.first == value)
+            {
+                return choice.second;
+            }
+        }
+        UnmappedChoice(key, value);
+    }
     int64_t DurationNs(const std::string& key) const;
     uint64_t RateBps(const std::string& key) const;
     uint64_t SizeBytes(const std::string& key) const;
@@ -174,6 +216,8 @@ class ParamView
     [[noreturn]] void Fail(const std::string& key, const std::string& message) const;
 
   private:
+    [[noreturn]] void UnmappedChoice(const std::string& key, const std::string& value) const;
+
     const nlohmann::json* m_value;
     std::string m_file;
     std::string m_path;

@@ -1,4 +1,4 @@
-#include "sim/trace/network-tracer.h"
+#include "sim/runner/network-tracer.h"
 
 #include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"

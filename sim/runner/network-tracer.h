@@ -1,5 +1,5 @@
-#ifndef INCSIM_TRACE_NETWORK_TRACER_H
-#define INCSIM_TRACE_NETWORK_TRACER_H
+#ifndef INCSIM_RUNNER_NETWORK_TRACER_H
+#define INCSIM_RUNNER_NETWORK_TRACER_H
 
 #include "sim/net/drop-reason.h"
 #include "sim/net/frame.h"

@@ -1,4 +1,4 @@
-#include "sim/runner/protocol.h"
+#include "sim/scenario/protocol.h"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
-#ifndef INCSIM_RUNNER_PROTOCOL_H
-#define INCSIM_RUNNER_PROTOCOL_H
+#ifndef INCSIM_SCENARIO_PROTOCOL_H
+#define INCSIM_SCENARIO_PROTOCOL_H
 
 #include "sim/core/registry.h"
-#include "sim/scenario/schema.h"
+#include "sim/schema/schema.h"
 #include "sim/trace/trace-schema.h"
 
 #include <nlohmann/json.hpp>
