@@ -4,10 +4,50 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <stdexcept>
 #include <iostream>
 
 namespace incsim
 {
+
+namespace
+{
+DeferredWriteFailures* g_deferred = nullptr;
+} // namespace
+
+DeferredWriteFailures::DeferredWriteFailures(std::function<void()> onFailure)
+    : m_onFailure(std::move(onFailure))
+{
+    if (g_deferred != nullptr)
+    {
+        throw std::logic_error("DeferredWriteFailures: one is already in force");
+    }
+    g_deferred = this;
+}
+
+DeferredWriteFailures::~DeferredWriteFailures()
+{
+    g_deferred = nullptr;
+}
+
+void
+DeferredWriteFailures::Rethrow() const
+{
+    if (m_first)
+    {
+        std::rethrow_exception(m_first);
+    }
+}
+
+void
+DeferredWriteFailures::Record(const std::exception_ptr& error)
+{
+    if (!m_first)
+    {
+        m_first = error;
+        m_onFailure();
+    }
+}
 
 OutputFile::OutputFile(std::string path)
     : m_path(std::move(path))
@@ -36,20 +76,39 @@ OutputFile::Write(std::string_view bytes)
         throw OutputError(m_path, "written after it was closed");
     }
     errno = 0;
+    if (m_failed)
+    {
+        return;
+    }
     if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), m_file) != bytes.size())
     {
-        throw OutputError::FromErrno(m_path, errno);
+        Fail(std::make_exception_ptr(OutputError::FromErrno(m_path, errno)));
     }
 }
 
 void
 OutputFile::Flush()
 {
+    if (m_failed)
+    {
+        return;
+    }
     errno = 0;
     if (m_file != nullptr && (std::fflush(m_file) != 0 || std::ferror(m_file)))
     {
-        throw OutputError::FromErrno(m_path, errno);
+        Fail(std::make_exception_ptr(OutputError::FromErrno(m_path, errno)));
     }
+}
+
+void
+OutputFile::Fail(const std::exception_ptr& error)
+{
+    if (g_deferred == nullptr)
+    {
+        std::rethrow_exception(error);
+    }
+    m_failed = true;
+    g_deferred->Record(error);
 }
 
 void
@@ -58,6 +117,10 @@ OutputFile::Close()
     if (m_file == nullptr)
     {
         return;
+    }
+    if (m_failed)
+    {
+        throw OutputError(m_path, "an earlier write failed");
     }
     Flush();
     std::FILE* file = m_file;

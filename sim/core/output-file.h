@@ -2,6 +2,8 @@
 #define INCSIM_CORE_OUTPUT_FILE_H
 
 #include <cstdio>
+#include <exception>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -28,8 +30,34 @@ class OutputFile
     const std::string& Path() const { return m_path; }
 
   private:
+    /// Throws `error`, or hands it to the DeferredWriteFailures in force.
+    void Fail(const std::exception_ptr& error);
+
     std::string m_path;
     std::FILE* m_file = nullptr;
+    bool m_failed = false;  ///< a deferred failure: later writes are dropped
+};
+
+/// While one lives, a failed write or flush does not throw: an exception must not cross ns-3's
+/// event loop, which leaks the event it was running. The first failure is kept and
+/// `onFailure` runs (the simulation stops); the failed file drops later writes, and its
+/// Close() throws. Rethrow() throws the kept failure, if any. One at a time.
+class DeferredWriteFailures
+{
+  public:
+    explicit DeferredWriteFailures(std::function<void()> onFailure);
+    ~DeferredWriteFailures();
+    DeferredWriteFailures(const DeferredWriteFailures&) = delete;
+    DeferredWriteFailures& operator=(const DeferredWriteFailures&) = delete;
+
+    void Rethrow() const;
+
+  private:
+    friend class OutputFile;
+    void Record(const std::exception_ptr& error);
+
+    std::function<void()> m_onFailure;
+    std::exception_ptr m_first;
 };
 
 /// Writes `text` to `path` (created or truncated), checked.

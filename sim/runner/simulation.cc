@@ -1,14 +1,15 @@
 #include "sim/runner/simulation.h"
 
 #include "sim/core/diagnostics.h"
+#include "sim/core/output-file.h"
 #include "sim/core/sim-time.h"
 #include "sim/runner/background-traffic.h"
 #include "sim/runner/build-topology.h"
 #include "sim/runner/faults.h"
 #include "sim/runner/network-metrics.h"
 #include "sim/runner/network-tracer.h"
-#include "sim/scenario/protocol.h"
 #include "sim/runner/world.h"
+#include "sim/scenario/protocol.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace-outputs.h"
 
@@ -134,9 +135,11 @@ Simulation::Run(ProgressMode progress)
     auto start = std::chrono::steady_clock::now();
     {
         ProgressReporter reporter(m_world->DurationPs(), progress);
+        const DeferredWriteFailures writeFailures([] { ns3::Simulator::Stop(); });
         ns3::Simulator::Stop(ns3::NanoSeconds(m_scenario.DurationNs()));
         ns3::Simulator::Run();
         m_progressEvents += reporter.Reports();
+        writeFailures.Rethrow();
     }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
