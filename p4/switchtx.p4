@@ -1,0 +1,395 @@
+/*
+ * switchtx.p4: SwitchTx's in-switch gather-and-scatter (Li et al., PVLDB 15(11) 2022, §3.2-3.4):
+ * Table 1's six cases, Fig. 7's workflow, tree-GaS (§3.3) and three priority classes (§3.4.1).
+ * docs/switchtx.md has the header layout, the slot state and each design choice.
+ *
+ * A control message is UDP from source port SWITCHTX_PORT (the paper's reserved port) carrying
+ * a switchtx_t and SWITCHTX_TREE_SWITCHES slices: one per switch of the coordination tree,
+ * each naming its switch and giving that switch's threshold, parent port and scatter group.
+ * A switch acts on a message of a Table 1 type whose slices name it; it forwards every other
+ * packet by IPv4 (lib/ecmp.p4), SwitchTx's with the class of their type.
+ *
+ * Per slot, three register arrays, each read and written exactly once per GaS packet, in
+ * Fig. 7's order (Tofino: one stateful ALU per array and stage):
+ *   slot_owner    the txn_id bits above the slot index: which transaction holds the slot;
+ *   slot_aborted  set by the transaction's first fail;
+ *   slot_counter  the weighted count gathered so far in the current phase.
+ * The slot is txn_id mod SWITCHTX_SLOTS (v1model's identity hash), so (owner, slot) is the
+ * whole txn_id and a message of an earlier transaction on a reused slot is recognised.
+ *
+ * A message moves up the tree while gathering (down = 0) and down after the root scattered
+ * (down = 1). count says how many participants' messages it stands for: 1 from a participant,
+ * a subtree's total from a lower switch, so a threshold counts participants at every level.
+ *  - init: owner := the transaction, aborted := 0, counter := 0; sent on up the tree, and the
+ *    root scatters it to the other tree switches (its scatter group); consumed where it ends.
+ *  - fail (not stale, not aborted): aborted := 1; up to the parent, or, at the root, down to
+ *    the scatter group (write participants and client); a replica addressed to the fail's
+ *    sender is pruned in egress. Coming down, a fail sets aborted at a lower switch and is
+ *    scattered there even if that switch had aborted (the fail came up through it).
+ *  - lock_ok, validate_ok, replicate_ok, version_copy_ok, commit_ok coming up: counter += count;
+ *    below the threshold the message is consumed; at it the counter is reset and the message,
+ *    with count := the total, goes to the parent, or, at the root, down: multicast to the
+ *    scatter group, except commit_ok, which is routed to its IPv4 destination (the client).
+ *  - coming down: multicast to this switch's scatter group (commit_ok: routed), no counting.
+ *  - stale (another transaction holds the slot) or aborted: dropped.
+ *
+ * Control-plane contract:
+ *   MyIngress.switchtx_config     keyless; default action configure(switch_id): this switch's
+ *                                 id in the slices, 1..255 (0, the default: no GaS here).
+ *   MyIngress.switchtx_class      const entries: message type -> class and whether GaS applies.
+ *   MyIngress.switchtx_events     counter(8, packets), indexed by EVENT_*.
+ *   MyIngress.switchtx_queue      counter(8, packets): SwitchTx messages by the queue priority
+ *                                 they were given.
+ *   MyEgress.switchtx_receivers   key egress_rid (exact): set_receiver(addr), the IPv4 address
+ *                                 a multicast replica is readdressed to (rid 0: a switch port,
+ *                                 left as it is).
+ *   multicast groups              the scatter groups, preloaded (one node per receiver host with
+ *                                 its rid, and rid 0 nodes for the ports to child switches).
+ *   lib/ecmp.p4's tables for routes.
+ */
+#include <core.p4>
+#include <v1model.p4>
+
+#include "lib/headers.p4"
+#include "lib/ecmp.p4"
+
+const bit<16> SWITCHTX_PORT = 0x5458;
+
+/* Slots: 2^SWITCHTX_SLOT_BITS (the paper's 2^16); change SWITCHTX_SLOT_BITS to resize. */
+#define SWITCHTX_SLOT_BITS 16
+const bit<32> SWITCHTX_SLOTS = 32w1 << SWITCHTX_SLOT_BITS;
+typedef bit<(32 - SWITCHTX_SLOT_BITS)> owner_t;
+
+/* Slices per message: the switches of a coordination tree (Fig. 8: a root and three leaves). */
+#define SWITCHTX_TREE_SWITCHES 4
+const bit<16> SWITCHTX_NO_PARENT = 0xFFFF;   // a slice's parent_port at the root
+
+/* Message types: the spec's twelve. 1-7 are Table 1's, the switch's; 8-12 are forwarded. */
+const bit<8> TYPE_INIT = 1;
+const bit<8> TYPE_LOCK_OK = 2;
+const bit<8> TYPE_VALIDATE_OK = 3;
+const bit<8> TYPE_REPLICATE_OK = 4;
+const bit<8> TYPE_COMMIT_OK = 5;
+const bit<8> TYPE_FAIL = 6;
+const bit<8> TYPE_VERSION_COPY_OK = 7;
+const bit<8> TYPE_READ = 8;             // execute-phase read request or reply
+const bit<8> TYPE_LOCK_REQUEST = 9;     // lock request with the write data, to a write primary
+const bit<8> TYPE_WRITE_DATA = 10;      // write data to a write backup
+const bit<8> TYPE_ABORT = 11;           // client's abort after a timeout
+const bit<8> TYPE_READ_DATA = 12;       // a read-only transaction's read-set data
+
+/* §3.4.1's classes, as queue priorities (higher is served first); 0 stays other traffic's. */
+const bit<3> CLASS_LOW = 1;
+const bit<3> CLASS_MEDIUM = 2;
+const bit<3> CLASS_HIGH = 3;
+
+const bit<32> EVENT_INIT = 0;           // an init installed the transaction
+const bit<32> EVENT_GATHERED = 1;       // counted and consumed, below the threshold
+const bit<32> EVENT_TO_PARENT = 2;      // a subtree's last message (or a fail) sent up
+const bit<32> EVENT_SCATTERED = 3;      // multicast to a scatter group
+const bit<32> EVENT_TO_CLIENT = 4;      // the last commit_ok, routed to the client
+const bit<32> EVENT_ABORTED = 5;        // a first fail set the aborted flag
+const bit<32> EVENT_STALE = 6;          // dropped: another transaction holds the slot
+const bit<32> EVENT_DROPPED_ABORTED = 7;  // dropped: the transaction has aborted
+
+header switchtx_t {
+    bit<8>  msg_type;
+    bit<1>  down;         // 1: scattered by the root, on its way to the participants
+    bit<1>  retry;        // a retrying transaction's message: the highest class
+    bit<6>  reserved;
+    bit<16> count;        // participants' messages this one stands for
+    bit<32> txn_id;
+}
+
+header switchtx_slice_t {
+    bit<8>  switch_id;    // the tree switch this slice is for (0: unused)
+    bit<16> threshold;    // participants' messages to gather here in this phase
+    bit<16> parent_port;  // where the gathered message goes; SWITCHTX_NO_PARENT at the root
+    bit<16> scatter_group;  // multicast group of this switch's next-phase receivers
+}
+
+struct headers_t {
+    ethernet_t        ethernet;
+    ipv4_t            ipv4;
+    udp_t             udp;
+    switchtx_t        switchtx;
+    switchtx_slice_t[SWITCHTX_TREE_SWITCHES] slices;
+}
+
+struct metadata_t {
+    ECMP_METADATA_FIELDS
+    bit<8>  switch_id;
+    bit<1>  gas;          // a Table 1 type
+    bit<3>  prio_class;   // CLASS_*, 0 for other traffic
+    bit<1>  in_tree;      // a slice names this switch
+    bit<16> threshold;
+    bit<16> parent_port;
+    bit<16> scatter_group;
+    bit<32> receiver;
+}
+
+parser MyParser(packet_in packet, out headers_t hdr, inout metadata_t meta,
+                inout standard_metadata_t standard_metadata) {
+    state start {
+        packet.extract(hdr.ethernet);
+        transition select(hdr.ethernet.etherType) {
+            ETHERTYPE_IPV4: parse_ipv4;
+            default: accept;
+        }
+    }
+
+    state parse_ipv4 {
+        packet.extract(hdr.ipv4);
+        transition select(hdr.ipv4.protocol) {
+            IPPROTO_UDP: parse_udp;
+            default: accept;
+        }
+    }
+
+    state parse_udp {
+        packet.extract(hdr.udp);
+        transition select(hdr.udp.srcPort) {
+            SWITCHTX_PORT: parse_switchtx;
+            default: accept;
+        }
+    }
+
+    state parse_switchtx {
+        packet.extract(hdr.switchtx);
+        transition parse_slice;
+    }
+
+    // A message cut short leaves its last slice invalid, and ingress forwards it untouched.
+    state parse_slice {
+        packet.extract(hdr.slices.next);
+        transition select(hdr.slices.lastIndex) {
+            SWITCHTX_TREE_SWITCHES - 1: accept;
+            default: parse_slice;
+        }
+    }
+}
+
+control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply { }
+}
+
+/* Steps 2-3 of Fig. 7: this switch's slice, if the tree has it. */
+#define PICK_SLICE(i) \
+    if (meta.in_tree == 0 && hdr.slices[i].switch_id == meta.switch_id) { \
+        meta.in_tree = 1; \
+        meta.threshold = hdr.slices[i].threshold; \
+        meta.parent_port = hdr.slices[i].parent_port; \
+        meta.scatter_group = hdr.slices[i].scatter_group; \
+    }
+
+control MyIngress(inout headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t standard_metadata) {
+    ECMP_DECLARATIONS
+
+    register<owner_t>(SWITCHTX_SLOTS) slot_owner;
+    register<bit<8>>(SWITCHTX_SLOTS) slot_aborted;
+    register<bit<16>>(SWITCHTX_SLOTS) slot_counter;
+    counter(8, CounterType.packets) switchtx_events;
+    counter(8, CounterType.packets) switchtx_queue;
+
+    action configure(bit<8> switch_id) { meta.switch_id = switch_id; }
+
+    table switchtx_config {
+        actions = { configure; }
+        default_action = configure(0);
+    }
+
+    action classify(bit<3> prio_class, bit<1> gas) {
+        meta.prio_class = prio_class;
+        meta.gas = gas;
+    }
+
+    /* §3.4.1: the messages that end a contention span first; Table 1's types get GaS. */
+    table switchtx_class {
+        key = { hdr.switchtx.msg_type: exact; }
+        actions = { classify; }
+        default_action = classify(CLASS_MEDIUM, 0);
+        const entries = {
+            TYPE_INIT: classify(CLASS_MEDIUM, 1);
+            TYPE_LOCK_OK: classify(CLASS_HIGH, 1);
+            TYPE_VALIDATE_OK: classify(CLASS_MEDIUM, 1);
+            TYPE_REPLICATE_OK: classify(CLASS_HIGH, 1);
+            TYPE_COMMIT_OK: classify(CLASS_LOW, 1);
+            TYPE_FAIL: classify(CLASS_HIGH, 1);
+            TYPE_VERSION_COPY_OK: classify(CLASS_HIGH, 1);
+            TYPE_READ: classify(CLASS_LOW, 0);
+        }
+    }
+
+    action scatter() {
+        standard_metadata.mcast_grp = meta.scatter_group;
+        switchtx_events.count(EVENT_SCATTERED);
+    }
+
+    action to_parent() {
+        standard_metadata.egress_spec = (PortId_t)meta.parent_port;
+        switchtx_events.count(EVENT_TO_PARENT);
+    }
+
+    action consume() {
+        meta.drop_reason = DROP_CONSUMED;
+        mark_to_drop(standard_metadata);
+    }
+
+    apply {
+        if (!hdr.ipv4.isValid()) {
+            mark_to_drop(standard_metadata);    // drop_reason stays 0
+            return;
+        }
+        bool route = true;
+        if (hdr.switchtx.isValid() && hdr.slices[SWITCHTX_TREE_SWITCHES - 1].isValid()) {
+            switchtx_config.apply();
+            switchtx_class.apply();
+            if (hdr.switchtx.retry == 1) {
+                meta.prio_class = CLASS_HIGH;
+            }
+            switchtx_queue.count((bit<32>)meta.prio_class);
+            if (meta.switch_id != 0) {
+                PICK_SLICE(0) PICK_SLICE(1) PICK_SLICE(2) PICK_SLICE(3)
+            }
+            route = meta.gas == 0 || meta.in_tree == 0;
+        }
+        if (!route) {
+            bit<8> msg_type = hdr.switchtx.msg_type;
+            bool init = msg_type == TYPE_INIT;
+            bool fail = msg_type == TYPE_FAIL;
+            bool down = hdr.switchtx.down == 1;
+            bit<32> slot;
+            hash(slot, HashAlgorithm.identity, 32w0, { hdr.switchtx.txn_id }, SWITCHTX_SLOTS);
+            owner_t txn = (owner_t)(hdr.switchtx.txn_id >> SWITCHTX_SLOT_BITS);
+
+            // Step 1: the owner. An init takes the slot; anything else must be its owner's.
+            owner_t owner;
+            slot_owner.read(owner, slot);
+            if (init) {
+                owner = txn;
+            }
+            slot_owner.write(slot, owner);
+            bool stale = owner != txn;
+
+            // Steps 4-5: the aborted flag. An init clears it; the first fail sets it. The root's
+            // fail coming down passes a lower switch that already aborted (the fail came up
+            // through it): its other participants still need it.
+            bit<8> aborted;
+            slot_aborted.read(aborted, slot);
+            bool dead = !init && (stale || (aborted != 0 && !(fail && down)));
+            if (init) {
+                aborted = 0;
+            } else if (fail && !dead) {
+                aborted = 1;
+            }
+            slot_aborted.write(slot, aborted);
+
+            // Step 6: the counter. A gathered message coming up adds its weight; the one that
+            // reaches the threshold resets it for the next phase.
+            bit<16> counted;
+            slot_counter.read(counted, slot);
+            bit<32> total = (bit<32>)counted + (bit<32>)hdr.switchtx.count;
+            bool gathers = !init && !dead && !fail && !down;
+            bool last = gathers && total >= (bit<32>)meta.threshold;
+            if (init || last) {
+                counted = 0;
+            } else if (gathers) {
+                counted = (bit<16>)total;
+            }
+            slot_counter.write(slot, counted);
+
+            bool root = meta.parent_port == SWITCHTX_NO_PARENT;
+            standard_metadata.priority = meta.prio_class;
+            if (init) {
+                switchtx_events.count(EVENT_INIT);
+                if (!down && !root) {
+                    to_parent();
+                } else if (!down && meta.scatter_group != 0) {
+                    hdr.switchtx.down = 1;
+                    scatter();
+                } else {
+                    consume();
+                }
+            } else if (stale) {
+                switchtx_events.count(EVENT_STALE);
+                mark_to_drop(standard_metadata);
+            } else if (dead) {
+                switchtx_events.count(EVENT_DROPPED_ABORTED);
+                mark_to_drop(standard_metadata);
+            } else if (gathers && !last) {
+                switchtx_events.count(EVENT_GATHERED);
+                consume();
+            } else {
+                if (fail) {
+                    switchtx_events.count(EVENT_ABORTED);
+                } else if (last) {
+                    hdr.switchtx.count = (bit<16>)total;
+                }
+                if (!down && !root) {
+                    to_parent();
+                } else {
+                    hdr.switchtx.down = 1;
+                    if (msg_type == TYPE_COMMIT_OK) {
+                        switchtx_events.count(EVENT_TO_CLIENT);
+                        route = true;
+                    } else if (meta.scatter_group != 0) {
+                        scatter();
+                    } else {
+                        consume();
+                    }
+                }
+            }
+        }
+        if (route) {
+            ECMP_FORWARD()
+            if (meta.prio_class != 0) {
+                standard_metadata.priority = meta.prio_class;   // a SwitchTx message's class
+            }
+        }
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout metadata_t meta,
+                 inout standard_metadata_t standard_metadata) {
+    action set_receiver(bit<32> addr) { meta.receiver = addr; }
+
+    table switchtx_receivers {
+        key = { standard_metadata.egress_rid: exact; }
+        actions = { set_receiver; NoAction; }
+        default_action = NoAction();
+    }
+
+    /* A scattered replica to a host takes its address; a fail's replica to its own sender,
+     * which Table 1 leaves out, is dropped. */
+    apply {
+        if (hdr.switchtx.isValid() && standard_metadata.egress_rid != 0) {
+            if (switchtx_receivers.apply().hit) {
+                if (hdr.switchtx.msg_type == TYPE_FAIL && meta.receiver == hdr.ipv4.srcAddr) {
+                    mark_to_drop(standard_metadata);
+                } else {
+                    hdr.ipv4.dstAddr = meta.receiver;
+                }
+            }
+        }
+    }
+}
+
+control MyComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+        IPV4_UPDATE_CHECKSUM(hdr.ipv4);
+    }
+}
+
+control MyDeparser(packet_out packet, in headers_t hdr) {
+    apply {
+        packet.emit(hdr.ethernet);
+        packet.emit(hdr.ipv4);
+        packet.emit(hdr.udp);
+        packet.emit(hdr.switchtx);
+        packet.emit(hdr.slices);
+    }
+}
+
+V1Switch(MyParser(), MyVerifyChecksum(), MyIngress(), MyEgress(), MyComputeChecksum(),
+         MyDeparser()) main;
