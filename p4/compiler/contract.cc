@@ -78,29 +78,6 @@ class Writer
     int m_indent = 0;
 };
 
-std::string
-Quoted(const std::string& text)
-{
-    std::string out = "\"";
-    for (unsigned char c : text)
-    {
-        if (c == '"' || c == '\\')
-        {
-            out += '\\';
-            out += static_cast<char>(c);
-        }
-        else if (c < 0x20 || c >= 0x7f)
-        {
-            out += fmt::format("\\{:03o}", c);
-        }
-        else
-        {
-            out += static_cast<char>(c);
-        }
-    }
-    return out + "\"";
-}
-
 /// The smallest built-in integer type of `width` bits (the contract includes no header, so
 /// that no standard macro can clash with a P4 name).
 std::string
@@ -162,12 +139,12 @@ class ContractWriter
         out.Line();
         out.Line("/// The P4 source this contract was generated from.");
         out.Line(fmt::format("inline constexpr const char* kSource = {};",
-                             Quoted(m_input.sourcePath)));
+                             CppStringLiteral(m_input.sourcePath)));
         if (m_input.isProgram)
         {
             out.Line("/// The program's name, as a scenario selects it (/switch/program).");
             out.Line(fmt::format("inline constexpr const char* kProgram = {};",
-                                 Quoted(m_input.name)));
+                                 CppStringLiteral(m_input.name)));
         }
         out.Line();
         EmitErrors(out);
@@ -578,7 +555,7 @@ class ContractWriter
         std::string list;
         for (const std::string& name : names)
         {
-            list += (list.empty() ? "" : ", ") + Quoted(name);
+            list += (list.empty() ? "" : ", ") + CppStringLiteral(name);
         }
         return list;
     }
@@ -587,7 +564,7 @@ class ContractWriter
     {
         out.Line("/// table " + table.name);
         out.Open("struct " + name);
-        out.Line(fmt::format("static constexpr const char* kName = {};", Quoted(table.name)));
+        out.Line(fmt::format("static constexpr const char* kName = {};", CppStringLiteral(table.name)));
         if (table.size)
         {
             out.Line(fmt::format("static constexpr unsigned long long kSize = {};", *table.size));
@@ -607,13 +584,13 @@ class ContractWriter
     {
         out.Line("/// action " + action.name);
         out.Open("struct " + name);
-        out.Line(fmt::format("static constexpr const char* kName = {};", Quoted(action.name)));
+        out.Line(fmt::format("static constexpr const char* kName = {};", CppStringLiteral(action.name)));
         std::vector<std::string> taken = kMemberNames;
         taken.push_back(name);
         for (const auto& [param, width] : action.params)
         {
             out.Open("struct " + CppContractName(param, taken));
-            out.Line(fmt::format("static constexpr const char* kName = {};", Quoted(param)));
+            out.Line(fmt::format("static constexpr const char* kName = {};", CppStringLiteral(param)));
             out.Line(fmt::format("static constexpr unsigned kWidth = {};", width));
             out.Close(";");
         }
@@ -625,7 +602,7 @@ class ContractWriter
     {
         out.Line(fmt::format("/// {} {}", object.isRegister ? "register" : "counter", object.name));
         out.Open("struct " + name);
-        out.Line(fmt::format("static constexpr const char* kName = {};", Quoted(object.name)));
+        out.Line(fmt::format("static constexpr const char* kName = {};", CppStringLiteral(object.name)));
         out.Line(fmt::format("static constexpr unsigned long long kSize = {};", object.size));
         if (object.isRegister)
         {
@@ -663,6 +640,29 @@ std::string
 GenerateContract(const ast::Program& program, const ContractInput& input)
 {
     return ContractWriter(program, input).Run();
+}
+
+std::string
+CppStringLiteral(const std::string& text)
+{
+    std::string out = "\"";
+    for (unsigned char c : text)
+    {
+        if (c == '"' || c == '\\')
+        {
+            out += '\\';
+            out += static_cast<char>(c);
+        }
+        else if (c < 0x20 || c >= 0x7f)
+        {
+            out += fmt::format("\\{:03o}", c);
+        }
+        else
+        {
+            out += static_cast<char>(c);
+        }
+    }
+    return out + "\"";
 }
 
 } // namespace incsim::p4

@@ -77,6 +77,10 @@ std::string GenerateContract(const ast::Program& program, const ContractInput& i
 /// reserved to the implementation) or when it is taken. Adds the result to `taken`.
 std::string CppContractName(const std::string& name, std::vector<std::string>& taken);
 
+/// `text` as a C++ string literal: quotes and backslashes escaped, other bytes outside
+/// printable ASCII as octal escapes (paths and P4 names may hold any of them).
+std::string CppStringLiteral(const std::string& text);
+
 } // namespace incsim::p4
 
 #endif

@@ -3370,29 +3370,6 @@ class Generator
     // File framing
     // -----------------------------------------------------------------------------------
 
-    /// `text` as a C++ string literal (paths may hold quotes or backslashes).
-    static std::string CppStringLiteral(const std::string& text)
-    {
-        std::string out = "\"";
-        for (unsigned char c : text)
-        {
-            if (c == '"' || c == '\\')
-            {
-                out += '\\';
-                out += static_cast<char>(c);
-            }
-            else if (c < 0x20 || c >= 0x7f)
-            {
-                out += fmt::format("\\{:03o}", c);
-            }
-            else
-            {
-                out += static_cast<char>(c);
-            }
-        }
-        return out + "\"";
-    }
-
     std::string HeaderText() const
     {
         const std::string guard = "INCSIM_P4GEN_" + m_options.name + "_H";
