@@ -15,6 +15,7 @@ RegisterTopologyGenerators()
     registry.Add("star", StarGenerator());
     registry.Add("wan", WanGenerator());
     registry.Add("gotthard", GotthardGenerator());
+    registry.Add("switchtx-testbed", SwitchTxTestbedGenerator());
 }
 
 } // namespace incsim

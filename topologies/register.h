@@ -17,6 +17,7 @@ TopologyGenerator DumbbellGenerator();
 TopologyGenerator StarGenerator();
 TopologyGenerator WanGenerator();
 TopologyGenerator GotthardGenerator();
+TopologyGenerator SwitchTxTestbedGenerator();
 
 } // namespace incsim
 

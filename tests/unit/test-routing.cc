@@ -416,6 +416,8 @@ TEST_CASE("Tree topologies route as a DAG", "[routing]")
                                                    {"fat-tree", {{"k", 8}}},
                                                    {"leaf-spine", json::object()},
                                                    {"onepipe-testbed", json::object()},
+                                                   {"switchtx-testbed", {{"layout", "single"}}},
+                                                   {"switchtx-testbed", {{"layout", "multi"}}},
                                                    {"dumbbell", json::object()},
                                                    {"star", json::object()}})
     {

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using namespace incsim;
 using nlohmann::json;
@@ -444,6 +445,90 @@ TEST_CASE("Gotthard topologies split RTT/2 by delta", "[topology]")
 
     CHECK(ErrorOf("gotthard", {{"delta", 1.5}}).rfind("scenario.json: /topology/params/delta: ", 0) ==
           0);
+}
+
+TEST_CASE("SwitchTx testbed single: every server on rack0, 2 links apart", "[topology]")
+{
+    for (int servers : {2, 8, 255})
+    {
+        INFO("servers = " << servers);
+        Topology topology =
+            Generate("switchtx-testbed", {{"layout", "single"}, {"servers", servers}});
+        CHECK(topology.Hosts().size() == size_t(servers));
+        CHECK(topology.Switches().size() == 1);
+        CHECK(topology.NumLinks() == size_t(servers));
+        CHECK_FALSE(topology.FindNode("core"));
+        const uint32_t rack = NodeId(topology, "rack0");
+        CHECK(topology.NumPorts(rack) == uint32_t(servers));
+        for (int i = 0; i < servers; ++i)
+        {
+            const uint32_t server = NodeId(topology, "srv" + std::to_string(i));
+            CHECK(topology.Peer(rack, i).peerNode == server);
+            CHECK(topology.Node(server).group == 0);
+        }
+        auto histogram = PathLengthHistogram(topology);
+        CHECK(histogram.size() == 1);
+        CHECK(histogram[2] == size_t(servers * (servers - 1)));
+    }
+}
+
+TEST_CASE("SwitchTx testbed multi: Fig. 9's core over three racks, servers round robin",
+          "[topology]")
+{
+    Topology topology = Generate("switchtx-testbed");
+    CHECK(topology.Hosts().size() == 8);
+    CHECK(topology.Switches().size() == 4);
+    CHECK(topology.NumLinks() == 8 + 3);
+    const uint32_t core = NodeId(topology, "core");
+    CHECK(topology.Node(core).layer == 2);
+    CHECK(topology.NumPorts(core) == 3);
+    // Server i hangs off rack (i mod 3): racks of 3, 3 and 2, each with its uplink last.
+    const std::vector<std::vector<int>> members{{0, 3, 6}, {1, 4, 7}, {2, 5}};
+    for (uint32_t r = 0; r < 3; ++r)
+    {
+        const uint32_t rack = NodeId(topology, "rack" + std::to_string(r));
+        CHECK(topology.Node(rack).layer == 1);
+        CHECK(topology.Node(rack).group == int(r));
+        REQUIRE(topology.NumPorts(rack) == members[r].size() + 1);
+        for (uint32_t p = 0; p < members[r].size(); ++p)
+        {
+            const uint32_t server = NodeId(topology, "srv" + std::to_string(members[r][p]));
+            CHECK(topology.Peer(rack, p).peerNode == server);
+            CHECK(topology.Node(server).group == int(r));
+        }
+        CHECK(topology.Peer(rack, members[r].size()).peerNode == core);
+        CHECK(topology.Peer(core, r).peerNode == rack);
+    }
+    // The loop-back cables take the /links rate and delay, as the server cables do.
+    const LinkInfo& loopBack = topology.Link(*topology.FindLink(NodeId(topology, "rack2"), core));
+    CHECK(loopBack.params.rateBps == TestLink().rateBps);
+    CHECK(loopBack.params.delayNs == TestLink().delayNs);
+
+    // Ordered pairs: in one rack 3*2 + 3*2 + 2*1 at 2 links, the other 42 across at 4.
+    auto histogram = PathLengthHistogram(topology);
+    CHECK(histogram.size() == 2);
+    CHECK(histogram[2] == 14);
+    CHECK(histogram[4] == 42);
+
+    // Uneven counts: the first racks take the extra server; 3 puts one in each.
+    Topology seven = Generate("switchtx-testbed", {{"servers", 7}});
+    CHECK(seven.NumPorts(NodeId(seven, "rack0")) == 4);
+    CHECK(seven.NumPorts(NodeId(seven, "rack2")) == 3);
+    CHECK(PathLengthHistogram(Generate("switchtx-testbed", {{"servers", 3}})) ==
+          std::map<int, size_t>{{4, 6}});
+}
+
+TEST_CASE("SwitchTx testbed refuses server counts it cannot lay out", "[topology]")
+{
+    CHECK(ErrorOf("switchtx-testbed", {{"servers", 2}}) ==
+          "scenario.json: /topology/params/servers: layout \"multi\" spreads the servers over 3 "
+          "racks and needs at least one in each: give at least 3");
+    CHECK(ErrorOf("switchtx-testbed", {{"layout", "single"}, {"servers", 256}})
+              .rfind("scenario.json: /topology/params/servers: ", 0) == 0);
+    CHECK(ErrorOf("switchtx-testbed", {{"servers", 1}})
+              .rfind("scenario.json: /topology/params/servers: ", 0) == 0);
+    CHECK(ErrorOf("switchtx-testbed", {{"layout", "racks"}})
+              .rfind("scenario.json: /topology/params/layout: ", 0) == 0);
 }
 
 TEST_CASE("Topology files load with link defaults", "[topology]")
