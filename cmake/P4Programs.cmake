@@ -1,3 +1,13 @@
+# Every program's generated code goes to one directory (p4gen/): names must be unique across
+# libraries. Claims `name` for the P4 file `relative`, or stops configuring.
+function(incsim_claim_p4_name name relative)
+  get_property(taken GLOBAL PROPERTY INCSIM_P4_PROGRAM_NAMES)
+  if(name IN_LIST taken)
+    message(FATAL_ERROR "${relative}: another P4 program is already called '${name}'")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY INCSIM_P4_PROGRAM_NAMES ${name})
+endfunction()
+
 # incsim_p4_programs(TARGET <lib> REGISTRY <Function> SOURCES <a.p4> ...)
 #
 # Compiles each P4 program with incsim-p4c at build time into ${CMAKE_BINARY_DIR}/p4gen/, and
@@ -17,12 +27,7 @@ function(incsim_p4_programs)
     get_filename_component(stem ${source} NAME_WLE)
     string(MAKE_C_IDENTIFIER "${stem}" name)
     file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${source})
-    # Every program's code goes to one directory: names must be unique across libraries.
-    get_property(taken GLOBAL PROPERTY INCSIM_P4_PROGRAM_NAMES)
-    if(name IN_LIST taken)
-      message(FATAL_ERROR "${relative}: another P4 program is already called '${name}'")
-    endif()
-    set_property(GLOBAL APPEND PROPERTY INCSIM_P4_PROGRAM_NAMES ${name})
+    incsim_claim_p4_name(${name} ${relative})
     add_custom_command(
       OUTPUT ${out_dir}/${name}.h ${out_dir}/${name}.cc ${out_dir}/${name}-contract.h
       COMMAND incsim-p4c ${source} --name ${name} --out-dir ${out_dir}
@@ -84,11 +89,7 @@ function(incsim_p4_library_contract)
   cmake_parse_arguments(ARG "" "TARGET;NAME;SOURCE" "" ${ARGN})
   set(out_dir ${CMAKE_BINARY_DIR}/p4gen)
   file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${ARG_SOURCE})
-  get_property(taken GLOBAL PROPERTY INCSIM_P4_PROGRAM_NAMES)
-  if(ARG_NAME IN_LIST taken)
-    message(FATAL_ERROR "${relative}: a P4 program is already called '${ARG_NAME}'")
-  endif()
-  set_property(GLOBAL APPEND PROPERTY INCSIM_P4_PROGRAM_NAMES ${ARG_NAME})
+  incsim_claim_p4_name(${ARG_NAME} ${relative})
   add_custom_command(
     OUTPUT ${out_dir}/${ARG_NAME}-contract.h
     COMMAND incsim-p4c ${ARG_SOURCE} --library --name ${ARG_NAME} --out-dir ${out_dir}

@@ -44,13 +44,13 @@ HashSources(const std::vector<std::string>& files, const std::string& root)
     }
     return sources;
 }
-} // namespace
 
-CompileResult
-CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions backend,
-               const FrontendOptions& options)
+/// Parses and checks `path` for the back end: the files it read go into `result`, and `backend`
+/// gets its name and source path from `path` where not given. Null when it has errors.
+std::unique_ptr<ast::Program>
+ParseForBackend(const std::string& path, Diagnostics& diags, const FrontendOptions& options,
+                CompileResult& result, CppBackendOptions& backend)
 {
-    CompileResult result;
     auto program = ParseProgram(path, diags, options);
     if (program)
     {
@@ -59,10 +59,9 @@ CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions ba
             result.dependencies.push_back(file);
         }
     }
-    if (!program || diags.HasErrors() || !CheckProgram(*program, diags) ||
-        !CheckHasMain(*program, path, diags))
+    if (!program || diags.HasErrors() || !CheckProgram(*program, diags))
     {
-        return result;
+        return nullptr;
     }
     if (backend.name.empty())
     {
@@ -71,6 +70,20 @@ CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions ba
     if (backend.sourcePath.empty())
     {
         backend.sourcePath = path;
+    }
+    return program;
+}
+} // namespace
+
+CompileResult
+CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions backend,
+               const FrontendOptions& options)
+{
+    CompileResult result;
+    auto program = ParseForBackend(path, diags, options, result, backend);
+    if (!program || !CheckHasMain(*program, path, diags))
+    {
+        return result;
     }
     backend.sources = HashSources(result.dependencies, backend.sourceRoot);
     result.code = GenerateCpp(*program, backend, diags);
@@ -86,25 +99,10 @@ CompileLibrary(const std::string& path, Diagnostics& diags, CppBackendOptions ba
                const FrontendOptions& options)
 {
     CompileResult result;
-    auto program = ParseProgram(path, diags, options);
-    if (program)
-    {
-        for (const std::string& file : program->sources->FileNames())
-        {
-            result.dependencies.push_back(file);
-        }
-    }
-    if (!program || diags.HasErrors() || !CheckProgram(*program, diags))
+    auto program = ParseForBackend(path, diags, options, result, backend);
+    if (!program)
     {
         return result;
-    }
-    if (backend.name.empty())
-    {
-        backend.name = ProgramNameForPath(path);
-    }
-    if (backend.sourcePath.empty())
-    {
-        backend.sourcePath = path;
     }
     result.libraryContract = GenerateLibraryContract(*program, backend, diags);
     if (diags.HasErrors())

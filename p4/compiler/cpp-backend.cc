@@ -1,5 +1,6 @@
 #include "p4/compiler/cpp-backend.h"
 
+#include "p4/compiler/code-writer.h"
 #include "p4/compiler/contract.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/runtime/bits.h"
@@ -12,7 +13,6 @@
 #include <functional>
 #include <map>
 #include <set>
-#include <sstream>
 #include <vector>
 
 namespace incsim::p4
@@ -109,53 +109,6 @@ Hex(uint64_t value)
 {
     return fmt::format("UINT64_C(0x{:x})", value);
 }
-
-/// Lines with indentation.
-class CodeWriter
-{
-  public:
-    void Line(const std::string& text)
-    {
-        if (!text.empty())
-        {
-            m_out << std::string(m_indent * 4, ' ') << text;
-        }
-        m_out << '\n';
-    }
-    void Open(const std::string& text)
-    {
-        if (!text.empty())
-        {
-            Line(text);
-        }
-        Line("{");
-        ++m_indent;
-    }
-    void Close(const std::string& suffix = "")
-    {
-        --m_indent;
-        Line("}" + suffix);
-    }
-    /// Appends another writer's lines at this writer's indentation.
-    void Append(const std::string& text)
-    {
-        std::istringstream lines(text);
-        for (std::string line; std::getline(lines, line);)
-        {
-            Line(line);
-        }
-    }
-    std::string Take()
-    {
-        std::string text = m_out.str();
-        m_out.str({});
-        return text;
-    }
-
-  private:
-    std::ostringstream m_out;
-    int m_indent = 0;
-};
 
 /// Where generated statements run: which locals exist and what `exit` and parser errors do.
 enum class Context
