@@ -301,3 +301,35 @@ TEST_CASE("During a run a failed write stops the simulation instead of throwing 
     CHECK_THROWS_WITH(deferred.Rethrow(), Catch::Contains("/dev/full: No space left on device"));
     CHECK_THROWS_WITH(full.Close(), Catch::Contains("an earlier write failed"));
 }
+
+TEST_CASE("Figures are registered by the protocols, once each, relative to their registry",
+          "[trust][figures]")
+{
+    TempDir dir;
+    // Every built-in protocol with an analysis/figures.json contributes its figures.
+    const CommandResult builtin = Incsim("reproduce --list", dir);
+    CHECK(builtin.status == 0);
+    for (const char* figure : {"udp-load-latency", "onepipe-fig8", "gotthard-fig7"})
+    {
+        CHECK(builtin.out.find(figure) != std::string::npos);
+    }
+    // A registry's sweep and script are found beside it, wherever incsim runs.
+    WriteFile(dir.File("sweep.json"), "not json");
+    WriteFile(dir.File("figures.json"), R"({"figures": [
+        {"name": "mine", "reproduces": "a test", "sweep": "sweep.json", "script": "plot.py"}]})");
+    const CommandResult relative =
+        Incsim("reproduce mine --registry " + Quote(dir.File("figures.json")) + " --out " +
+                   Quote(dir.File("figs")),
+               dir);
+    CHECK(relative.status == 2);
+    CHECK(relative.err.find(dir.File("sweep.json")) != std::string::npos);
+    // A name registered twice is an error naming the place.
+    WriteFile(dir.File("twice.json"), R"({"figures": [
+        {"name": "mine", "reproduces": "a", "sweep": "s.json", "script": "a.py"},
+        {"name": "mine", "reproduces": "b", "sweep": "s.json", "script": "b.py"}]})");
+    const CommandResult twice =
+        Incsim("reproduce --list --registry " + Quote(dir.File("twice.json")), dir);
+    CHECK(twice.status == 2);
+    CHECK(twice.err.find("/figures/1/name: figure 'mine' is already registered") !=
+          std::string::npos);
+}
