@@ -1,0 +1,169 @@
+#ifndef INCSIM_HOST_RELIABLE_CHANNEL_H
+#define INCSIM_HOST_RELIABLE_CHANNEL_H
+
+#include "sim/core/sim-time.h"
+
+#include <ns3/event-id.h>
+#include <ns3/simulator.h>
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace incsim
+{
+
+/// One direction of a reliable connection, as RDMA RC gives it: every message is delivered
+/// once, in the order sent, whatever the network loses, duplicates or reorders. Go-back-N,
+/// as RC NICs do: the receiver accepts only the next sequence number and acknowledges
+/// cumulatively (every segment it gets, so a lost ACK is repaired by the next); the sender
+/// keeps unacknowledged messages and, when the oldest has waited `retransmitPs` without an
+/// acknowledgement, sends them all again.
+///
+/// Protocol-neutral: the caller says how a data segment (sequence number and message) and an
+/// acknowledgement go on the wire, and receives messages through `deliver`. The channel is
+/// one object for both ends, so the message travels by reference: a segment's frame
+/// materialises only the caller's headers and the sequence number, and the receiver reads the
+/// message from the sender's window, where it stays until acknowledged (hence until received).
+/// Window slots are reused (Message is copy-assigned into them), so the steady state sends
+/// without allocating beyond what Message's own assignment does.
+template <typename Message>
+class ReliableChannel
+{
+  public:
+    struct Hooks
+    {
+        /// Sends a data segment toward the receiver (may be lost).
+        std::function<void(uint32_t seq, const Message& message)> transmit;
+        /// Sends an acknowledgement toward the sender: every sequence number below `next`
+        /// was delivered (may be lost).
+        std::function<void(uint32_t next)> transmitAck;
+        /// At the receiver: the next message, once, in order; valid during the call.
+        std::function<void(const Message& message)> deliver;
+    };
+
+    struct Counters
+    {
+        uint64_t sent = 0;
+        uint64_t delivered = 0;
+        uint64_t retransmitted = 0;  ///< segments sent again after a timeout
+        uint64_t duplicates = 0;     ///< segments received again, dropped
+        uint64_t outOfOrder = 0;     ///< segments beyond the next expected, dropped
+    };
+
+    ReliableChannel(Hooks hooks, int64_t retransmitPs)
+        : m_hooks(std::move(hooks)),
+          m_retransmitPs(retransmitPs)
+    {
+    }
+    ~ReliableChannel() { m_timer.Cancel(); }
+    ReliableChannel(const ReliableChannel&) = delete;
+    ReliableChannel& operator=(const ReliableChannel&) = delete;
+
+    /// Queues `message` for delivery and sends it.
+    void Send(const Message& message)
+    {
+        if (m_count == m_slots.size())
+        {
+            Grow();
+        }
+        const uint32_t seq = m_base + static_cast<uint32_t>(m_count);
+        Message& slot = SlotOf(seq);
+        slot = message;
+        ++m_count;
+        ++m_counters.sent;
+        m_hooks.transmit(seq, slot);
+        if (m_count == 1)
+        {
+            ArmTimer();
+        }
+    }
+
+    /// At the receiver: a data segment arrived.
+    void ReceiveData(uint32_t seq)
+    {
+        if (seq == m_expected)
+        {
+            ++m_expected;
+            ++m_counters.delivered;
+            m_hooks.deliver(SlotOf(seq));
+        }
+        else if (Before(seq, m_expected))
+        {
+            ++m_counters.duplicates;
+        }
+        else
+        {
+            ++m_counters.outOfOrder;
+        }
+        m_hooks.transmitAck(m_expected);
+    }
+
+    /// At the sender: an acknowledgement arrived.
+    void ReceiveAck(uint32_t next)
+    {
+        const uint32_t end = m_base + static_cast<uint32_t>(m_count);
+        if (!Before(m_base, next) || Before(end, next))
+        {
+            return;  // old or duplicate acknowledgement (or nonsense beyond what was sent)
+        }
+        m_count -= next - m_base;
+        m_base = next;
+        m_timer.Cancel();
+        if (m_count > 0)
+        {
+            ArmTimer();
+        }
+    }
+
+    /// Messages sent and not yet acknowledged.
+    size_t InFlight() const { return m_count; }
+    const Counters& GetCounters() const { return m_counters; }
+
+  private:
+    static bool Before(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) < 0; }
+
+    Message& SlotOf(uint32_t seq) { return m_slots[seq & (m_slots.size() - 1)]; }
+
+    void Grow()
+    {
+        std::vector<Message> bigger(m_slots.empty() ? 8 : m_slots.size() * 2);
+        for (size_t i = 0; i < m_count; ++i)
+        {
+            const uint32_t seq = m_base + static_cast<uint32_t>(i);
+            bigger[seq & (bigger.size() - 1)] = std::move(SlotOf(seq));
+        }
+        m_slots.swap(bigger);
+    }
+
+    void ArmTimer()
+    {
+        m_timer = ns3::Simulator::Schedule(Ps(m_retransmitPs), &ReliableChannel::Retransmit,
+                                           this);
+    }
+
+    void Retransmit()
+    {
+        for (size_t i = 0; i < m_count; ++i)
+        {
+            const uint32_t seq = m_base + static_cast<uint32_t>(i);
+            ++m_counters.retransmitted;
+            m_hooks.transmit(seq, SlotOf(seq));
+        }
+        ArmTimer();
+    }
+
+    Hooks m_hooks;
+    int64_t m_retransmitPs;
+    std::vector<Message> m_slots;  ///< the window: a ring of power-of-two size
+    uint32_t m_base = 0;           ///< oldest unacknowledged sequence number
+    size_t m_count = 0;            ///< unacknowledged messages
+    uint32_t m_expected = 0;       ///< receiver: the next sequence number to deliver
+    ns3::EventId m_timer;
+    Counters m_counters;
+};
+
+} // namespace incsim
+
+#endif
