@@ -550,12 +550,14 @@ class Checker
         std::map<AttemptKey, std::vector<const Attempt*>> commitsOf;  // (client, logical)
         for (const auto& [key, a] : m_attempts)
         {
-            std::map<uint64_t, uint64_t> executions;  // by server
+            // By replica: a server may hold replicas of several shards (one's primary,
+            // another's backup), each deciding the attempt once.
+            std::map<std::tuple<uint64_t, uint64_t, uint64_t>, uint64_t> executions;
             for (const auto* list : {&a.primary, &a.backups})
             {
                 for (const LogRecord* l : *list)
                 {
-                    if (++executions[l->server] == 2)
+                    if (++executions[{l->server, l->shard, l->replica}] == 2)
                     {
                         m_findings.Add(kAtMostOnce,
                                        fmt::format("{} was executed twice by server {}",
@@ -928,41 +930,55 @@ class Checker
         }
         for (const auto& [where, log] : m_backupLogs)
         {
-            const auto primary = m_primaryLogs.find(where.first);
-            std::vector<const LogRecord*> mine;
-            std::vector<const LogRecord*> theirs;
-            for (const LogRecord* l : log)
-            {
-                if (l->committed)
+            // Per key, the backup's committed writes and the primary's, in their orders:
+            // transactions with disjoint writes commute, so a backup may install them in
+            // another order than its primary; writes to one key may not.
+            std::map<uint64_t, std::vector<const LogRecord*>> mine;
+            std::map<uint64_t, std::vector<const LogRecord*>> theirs;
+            const auto collect = [](const auto& records,
+                                    std::map<uint64_t, std::vector<const LogRecord*>>& byKey) {
+                for (const LogRecord* l : records)
                 {
-                    mine.push_back(l);
-                }
-            }
-            if (primary != m_primaryLogs.end())
-            {
-                for (const LogRecord* l : primary->second)
-                {
-                    if (l->committed)
+                    if (!l->committed)
                     {
-                        theirs.push_back(l);
+                        continue;
+                    }
+                    for (const HistoryOp& op : l->ops)
+                    {
+                        if (op.type == AccessType::Write)
+                        {
+                            byKey[op.key].push_back(l);
+                        }
                     }
                 }
-            }
-            // Either may be ahead by the transactions in flight at the end of the run.
-            for (size_t i = 0; i < std::min(mine.size(), theirs.size()); ++i)
+            };
+            collect(log, mine);
+            const auto primary = m_primaryLogs.find(where.first);
+            if (primary != m_primaryLogs.end())
             {
-                if (mine[i]->client != theirs[i]->client ||
-                    mine[i]->attempt != theirs[i]->attempt || !SameWrites(*mine[i], *theirs[i]))
+                collect(primary->second, theirs);
+            }
+            for (const auto& [key, writes] : mine)
+            {
+                const std::vector<const LogRecord*>& expected = theirs[key];
+                // Either may be ahead by the transactions in flight at the end of the run.
+                for (size_t i = 0; i < std::min(writes.size(), expected.size()); ++i)
                 {
-                    m_findings.Add(kNoLostWrites,
-                                   fmt::format("shard {} backup server {} commit {} is client "
-                                               "{} attempt {:#x} [{}], its primary's is client "
-                                               "{} attempt {:#x} [{}]",
-                                               where.first, where.second, i, mine[i]->client,
-                                               mine[i]->attempt, DescribeOps(mine[i]->ops),
-                                               theirs[i]->client, theirs[i]->attempt,
-                                               DescribeOps(theirs[i]->ops)));
-                    break;
+                    if (writes[i]->client != expected[i]->client ||
+                        writes[i]->attempt != expected[i]->attempt ||
+                        !SameWrites(*writes[i], *expected[i]))
+                    {
+                        m_findings.Add(kNoLostWrites,
+                                       fmt::format("shard {} backup server {}: write {} of key "
+                                                   "{} is client {} attempt {:#x} [{}], its "
+                                                   "primary's is client {} attempt {:#x} [{}]",
+                                                   where.first, where.second, i, key,
+                                                   writes[i]->client, writes[i]->attempt,
+                                                   DescribeOps(writes[i]->ops),
+                                                   expected[i]->client, expected[i]->attempt,
+                                                   DescribeOps(expected[i]->ops)));
+                        break;
+                    }
                 }
             }
         }

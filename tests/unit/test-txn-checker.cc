@@ -324,3 +324,65 @@ TEST_CASE("The history checker refuses malformed traces with the line named", "[
     CHECK_THROWS_WITH(refused("commit,0,read,0,0,0", "done,0,read,0,0,0"),
                       Catch::Contains("unknown outcome \"done\""));
 }
+
+TEST_CASE("The history checker takes one decision per replica, on servers that hold several",
+          "[txn][checker]")
+{
+    // SwitchTx's placement: a server is one shard's primary and another's backup, so it
+    // decides an attempt that writes both shards twice, once per replica.
+    History h = Clean();
+    for (Decision& d : h.log)
+    {
+        if (d.server == 20)
+        {
+            d.server = 11;
+        }
+    }
+    const CheckReport report = Check(h);
+    INFO(ViolationText(report));
+    CHECK(report.Ok());
+
+    // The same replica deciding it twice is still caught.
+    h.log.push_back(h.log[0]);
+    const CheckReport twice = Check(h);
+    CHECK(std::any_of(twice.violations.begin(), twice.violations.end(), [](const auto& line) {
+        return PropertyOf(line) == txn::kAtMostOnce;
+    }));
+}
+
+TEST_CASE("The history checker lets a backup install disjoint writes in another order",
+          "[txn][checker]")
+{
+    // T4 (client 3) writes key 1 of shard 0 between T1 and T2 at the primary, after them at
+    // the backup; T5 (client 4) only reads key 0, so only the primary logs it.
+    History h = Clean();
+    h.attempts.push_back({3, 1, 1, 150, {{"write", 1, 7, {}}}, "commit", "server", 700});
+    h.attempts.push_back({4, 1, 1, 150, {{"read", 0, 1, 1}}, "commit", "server", 700});
+    h.log.insert(h.log.begin() + 1, {10, 0, 0, 3, 1, true, 300, {{"write", 1, 7, 1}}});
+    h.log.insert(h.log.begin() + 2, {10, 0, 0, 4, 1, true, 300, {{"read", 0, 1, 1}}});
+    h.log.push_back({20, 0, 1, 3, 1, true, 650, {{"write", 1, 7, 1}}});
+    h.options.finalStates[0] = {2, txn::StateDigest({{0, 2}, {1, 7}})};
+    const CheckReport report = Check(h);
+    INFO(ViolationText(report));
+    CHECK(report.Ok());
+
+    SECTION("but not writes to one key in another order")
+    {
+        // The backup installs T2's write of key 0 before T1's.
+        std::vector<Decision> log;
+        for (const Decision& d : h.log)
+        {
+            if (d.server == 20 && d.client == 1)
+            {
+                continue;
+            }
+            log.push_back(d);
+            if (d.server == 20 && d.client == 2)
+            {
+                log.push_back({20, 0, 1, 1, 1, true, 560, {{"write", 0, 1, 1}}});
+            }
+        }
+        h.log = log;
+        ExpectOnly(h, txn::kNoLostWrites);
+    }
+}

@@ -1,0 +1,510 @@
+// WorkerThread as a participant: the lock, validate, commit-backup and commit-primary phases
+// at the primaries and backups, version copy and validate & read of read-only transactions,
+// and the fence and decision of a timed-out attempt's resolution (docs/switchtx.md, "Hosts").
+
+#include "protocols/switchtx/worker-thread.h"
+
+#include "sim/core/sim-time.h"
+
+namespace incsim::switchtx
+{
+
+namespace
+{
+constexpr uint32_t kHeaderBytes = 16;
+constexpr uint32_t kItemBytes = 8 + 16 + 8;  // key, value, version
+
+/// Whether txn id `a` is of a later attempt of its slot than `b` (16-bit counters wrap).
+bool
+Later(uint32_t a, uint32_t b)
+{
+    return static_cast<int16_t>(static_cast<uint16_t>(a >> kSlotBits) -
+                                static_cast<uint16_t>(b >> kSlotBits)) > 0;
+}
+} // namespace
+
+WorkerThread::Participation&
+WorkerThread::Slot(uint32_t txnId)
+{
+    return m_participations[SlotOf(txnId)];
+}
+
+WorkerThread::Participation*
+WorkerThread::Current(uint32_t txnId)
+{
+    const auto it = m_participations.find(SlotOf(txnId));
+    return it != m_participations.end() && it->second.txnId == txnId && it->second.plan
+               ? &it->second
+               : nullptr;
+}
+
+void
+WorkerThread::OnPlan(uint32_t, const DataMessage& message)
+{
+    Participation& p = Slot(message.txnId);
+    if (p.txnId != message.txnId)
+    {
+        // The client's later attempt: RC order means the earlier one is settled here.
+        const uint32_t earlyTxnId = p.earlyTxnId;
+        const MsgType earlyCommand = p.earlyCommand;
+        p = Participation{};
+        p.txnId = message.txnId;
+        if (earlyTxnId == message.txnId)
+        {
+            p.earlyTxnId = earlyTxnId;
+            p.earlyCommand = earlyCommand;
+        }
+    }
+    if (!p.plan)
+    {
+        p.plan = message.plan;
+    }
+    if (message.kind == DataMessage::Kind::Plan)
+    {
+        const TxnPlan& plan = *p.plan;
+        if (plan.readOnly)
+        {
+            VersionCopy(p);
+        }
+        else if (Contains(plan.writePrimaries, m_host))
+        {
+            Lock(p);
+        }
+    }
+    if (p.earlyTxnId == p.txnId)
+    {
+        p.earlyTxnId = 0;
+        OnCommand(p.txnId, p.earlyCommand, p.plan->retry);
+    }
+}
+
+void
+WorkerThread::OnCommand(uint32_t txnId, MsgType command, bool)
+{
+    Participation& p = Slot(txnId);
+    if (p.txnId != txnId || !p.plan)
+    {
+        if (p.txnId == 0 || Later(txnId, p.txnId))
+        {
+            p.earlyTxnId = txnId;  // came before the plan, by another path
+            p.earlyCommand = command;
+        }
+        else
+        {
+            ++m_cluster.Stats().staleDropped;
+        }
+        return;
+    }
+    if (p.over || p.fenced)
+    {
+        return;
+    }
+    if (command == MsgType::Fail)
+    {
+        Release(p);
+        p.over = true;
+        return;
+    }
+    const Phase done = CompletedBy(command);
+    if (done == Phase::Done)
+    {
+        return;
+    }
+    const Phase next = NextPhase(*p.plan, done);
+    if (next != Phase::Done && Contains(Members(*p.plan, next), m_host))
+    {
+        DoPhase(p, next);
+    }
+}
+
+void
+WorkerThread::DoPhase(Participation& p, Phase phase)
+{
+    switch (phase)
+    {
+    case Phase::Validate:
+        Validate(p);
+        return;
+    case Phase::CommitBackup:
+        if (!p.backupHeld)
+        {
+            CommitBackup(p);
+            ReplyPhase(p, MsgType::ReplicateOk);
+        }
+        return;
+    case Phase::CommitPrimary:
+        if (!p.primaryCommitted && p.locked)
+        {
+            CommitPrimary(p);
+            ReplyPhase(p, MsgType::CommitOk);
+        }
+        return;
+    case Phase::ValidateRead:
+        ValidateRead(p);
+        return;
+    default:
+        return;
+    }
+}
+
+void
+WorkerThread::Lock(Participation& p)
+{
+    const TxnPlan& plan = *p.plan;
+    ShardStore& store = m_cluster.Replica(m_host, 0);
+    bool ok = true;
+    size_t locked = 0;
+    for (; locked < plan.ops.size() && ok; ++locked)
+    {
+        const PlanOp& op = plan.ops[locked];
+        if (op.shard != m_host)
+        {
+            continue;
+        }
+        if (op.type == txn::AccessType::Write)
+        {
+            ok = store.TryLock(op.key, p.txnId);
+        }
+        else if (op.alsoWritten)
+        {
+            // A read-modify-write key is validated here, under its lock ([D] 9).
+            ok = store.Validate(op.key, op.version, p.txnId);
+        }
+    }
+    if (!ok)
+    {
+        for (size_t i = 0; i < locked; ++i)
+        {
+            const PlanOp& op = plan.ops[i];
+            if (op.shard == m_host && op.type == txn::AccessType::Write)
+            {
+                store.Unlock(op.key, p.txnId);
+            }
+        }
+        p.over = true;
+        ReplyPhase(p, MsgType::Fail);
+        return;
+    }
+    p.locked = true;
+    p.lockedPs = NowPs();
+    ReplyPhase(p, MsgType::LockOk);
+}
+
+void
+WorkerThread::Validate(Participation& p)
+{
+    if (p.hasRow || p.over)
+    {
+        return;  // validated already
+    }
+    const TxnPlan& plan = *p.plan;
+    const ShardStore& store = m_cluster.Replica(m_host, 0);
+    for (const PlanOp& op : plan.ops)
+    {
+        if (op.shard == m_host && op.type == txn::AccessType::Read && !op.alsoWritten &&
+            !store.Validate(op.key, op.version, p.txnId))
+        {
+            Release(p);
+            p.over = true;
+            ReplyPhase(p, MsgType::Fail);
+            return;
+        }
+    }
+    // The reads' serialization point here: the decision takes its place in the log now, its
+    // fate settled later (ServerLog).
+    ServerLog& log = m_cluster.Log(m_host);
+    p.row = log.Append(m_host, 0, plan.client, plan.attempt, false, false, NowPs() / kPsPerNs);
+    p.hasRow = true;
+    const bool alsoPrimary = Contains(plan.writePrimaries, m_host);
+    if (!alsoPrimary)
+    {
+        std::vector<txn::HistoryOp>& ops = log.Ops(p.row);
+        for (const PlanOp& op : plan.ops)
+        {
+            if (op.shard == m_host)
+            {
+                ops.push_back(txn::HistoryOp{op.type, op.key, op.value, op.version});
+            }
+        }
+    }
+    m_cluster.Recorder().AddPending(plan.client, plan.attempt, &log, p.row, !alsoPrimary);
+    ReplyPhase(p, MsgType::ValidateOk);
+}
+
+void
+WorkerThread::CommitBackup(Participation& p)
+{
+    const TxnPlan& plan = *p.plan;
+    const Placement& placement = m_cluster.GetPlacement();
+    ServerLog& log = m_cluster.Log(m_host);
+    // One decision per shard this server backs up.
+    for (size_t first = 0; first < plan.ops.size(); ++first)
+    {
+        const uint32_t shard = plan.ops[first].shard;
+        const uint32_t replica = placement.BackupIndex(shard, m_host);
+        bool seenBefore = false;
+        for (size_t i = 0; i < first && !seenBefore; ++i)
+        {
+            seenBefore = plan.ops[i].shard == shard;
+        }
+        if (replica == 0 || seenBefore || !Contains(plan.writePrimaries, shard))
+        {
+            continue;
+        }
+        ShardStore& store = m_cluster.Replica(shard, replica);
+        const ServerLog::Handle row =
+            log.Append(shard, replica, plan.client, plan.attempt, false, false,
+                       NowPs() / kPsPerNs);
+        std::vector<txn::HistoryOp>& ops = log.Ops(row);
+        for (size_t i = first; i < plan.ops.size(); ++i)
+        {
+            const PlanOp& op = plan.ops[i];
+            if (op.shard != shard || op.type != txn::AccessType::Write)
+            {
+                continue;
+            }
+            const uint64_t version = m_cluster.Config().brokenBackups
+                                         ? store.Get(op.key).version + 1
+                                         : store.Install(op.key, op.value);
+            ops.push_back(txn::HistoryOp{op.type, op.key, op.value, version});
+        }
+        log.Settle(row, true);
+    }
+    p.backupHeld = true;
+    m_cluster.Recorder().Settle(plan.client, plan.attempt, true);
+}
+
+void
+WorkerThread::CommitPrimary(Participation& p)
+{
+    const TxnPlan& plan = *p.plan;
+    ShardStore& store = m_cluster.Replica(m_host, 0);
+    ServerLog& log = m_cluster.Log(m_host);
+    if (!p.hasRow)
+    {
+        p.row = log.Append(m_host, 0, plan.client, plan.attempt, false, false,
+                           NowPs() / kPsPerNs);
+        p.hasRow = true;
+    }
+    std::vector<txn::HistoryOp>& ops = log.Ops(p.row);
+    ops.clear();
+    for (const PlanOp& op : plan.ops)
+    {
+        if (op.shard != m_host)
+        {
+            continue;
+        }
+        const uint64_t version =
+            op.type == txn::AccessType::Write ? store.Install(op.key, op.value) : op.version;
+        ops.push_back(txn::HistoryOp{op.type, op.key, op.value, version});
+    }
+    for (const PlanOp& op : plan.ops)
+    {
+        if (op.shard == m_host && op.type == txn::AccessType::Write)
+        {
+            store.Unlock(op.key, p.txnId);
+        }
+    }
+    ClusterStats& stats = m_cluster.Stats();
+    ++stats.lockHolds;
+    stats.lockHeldPs += NowPs() - p.lockedPs;
+    p.locked = false;
+    p.primaryCommitted = true;
+    log.Settle(p.row, true);
+    m_cluster.Recorder().Settle(plan.client, plan.attempt, true);
+}
+
+void
+WorkerThread::VersionCopy(Participation& p)
+{
+    const TxnPlan& plan = *p.plan;
+    const ShardStore& store = m_cluster.Replica(m_host, 0);
+    p.copiedVersions.clear();
+    for (const PlanOp& op : plan.ops)
+    {
+        if (op.shard == m_host)
+        {
+            p.copiedVersions.push_back(store.Get(op.key).version);
+        }
+    }
+    ReplyPhase(p, MsgType::VersionCopyOk);
+}
+
+void
+WorkerThread::ValidateRead(Participation& p)
+{
+    if (p.over)
+    {
+        return;
+    }
+    p.over = true;
+    const TxnPlan& plan = *p.plan;
+    const ShardStore& store = m_cluster.Replica(m_host, 0);
+    DataMessage reply;
+    reply.kind = DataMessage::Kind::ReadOnlyResult;
+    reply.wireType = MsgType::ReadData;
+    reply.txnId = p.txnId;
+    reply.retry = plan.retry;
+    reply.srcHost = m_host;
+    reply.flag = true;
+    size_t i = 0;
+    for (const PlanOp& op : plan.ops)
+    {
+        if (op.shard != m_host)
+        {
+            continue;
+        }
+        const ShardStore::Record record = store.Get(op.key);
+        if (record.version != p.copiedVersions[i++] || record.lockOwner != 0)
+        {
+            reply.flag = false;
+            reply.items.clear();
+            break;
+        }
+        reply.items.push_back(DataMessage::Item{op.key, record.value, record.version});
+    }
+    if (reply.flag)
+    {
+        ServerLog& log = m_cluster.Log(m_host);
+        const ServerLog::Handle row =
+            log.Append(m_host, 0, plan.client, plan.attempt, false, false, NowPs() / kPsPerNs);
+        for (const DataMessage::Item& item : reply.items)
+        {
+            log.Ops(row).push_back(
+                txn::HistoryOp{txn::AccessType::Read, item.key, item.value, item.version});
+        }
+        m_cluster.Recorder().AddPending(plan.client, plan.attempt, &log, row, true);
+    }
+    reply.bytes = kHeaderBytes + static_cast<uint32_t>(reply.items.size()) * kItemBytes;
+    m_cluster.SendData(m_host, plan.clientHost, m_thread, reply);
+}
+
+void
+WorkerThread::Release(Participation& p)
+{
+    const TxnPlan& plan = *p.plan;
+    if (p.locked)
+    {
+        ShardStore& store = m_cluster.Replica(m_host, 0);
+        for (const PlanOp& op : plan.ops)
+        {
+            if (op.shard == m_host && op.type == txn::AccessType::Write)
+            {
+                store.Unlock(op.key, p.txnId);
+            }
+        }
+        ClusterStats& stats = m_cluster.Stats();
+        ++stats.lockHolds;
+        stats.lockHeldPs += NowPs() - p.lockedPs;
+        p.locked = false;
+    }
+    if (p.hasRow && m_cluster.Log(m_host).Pending(p.row))
+    {
+        m_cluster.Log(m_host).Settle(p.row, false);
+    }
+}
+
+void
+WorkerThread::OnFence(uint32_t src, const DataMessage& message)
+{
+    Participation* p = Current(message.txnId);
+    DataMessage reply;
+    reply.kind = DataMessage::Kind::FenceReply;
+    reply.wireType = MsgType::Abort;
+    reply.txnId = message.txnId;
+    reply.retry = true;
+    reply.srcHost = m_host;
+    reply.bytes = kHeaderBytes;
+    if (p)
+    {
+        p->fenced = true;
+        reply.flag = p->primaryCommitted || p->backupHeld;
+    }
+    m_cluster.SendData(m_host, src, m_thread, reply);
+}
+
+void
+WorkerThread::OnDecide(const DataMessage& message)
+{
+    Participation* p = Current(message.txnId);
+    if (!p || (p->over && !p->fenced))
+    {
+        return;
+    }
+    const TxnPlan& plan = *p->plan;
+    if (message.flag)
+    {
+        // Committed: finish what the lost control messages did not.
+        if (!p->backupHeld && Contains(plan.writeBackups, m_host))
+        {
+            CommitBackup(*p);
+        }
+        if (!p->primaryCommitted && p->locked)
+        {
+            CommitPrimary(*p);
+        }
+    }
+    else
+    {
+        Release(*p);
+    }
+    p->over = true;
+}
+
+void
+WorkerThread::ServeRead(uint32_t src, const DataMessage& message)
+{
+    DataMessage reply;
+    reply.kind = DataMessage::Kind::ReadReply;
+    reply.wireType = MsgType::Read;
+    reply.txnId = message.txnId;
+    reply.retry = message.retry;
+    reply.srcHost = m_host;
+    reply.items = message.items;
+    const ShardStore& store = m_cluster.Replica(m_host, 0);
+    for (DataMessage::Item& item : reply.items)
+    {
+        const ShardStore::Record record = store.Get(item.key);
+        item.value = record.value;
+        item.version = record.version;
+    }
+    reply.bytes = kHeaderBytes + static_cast<uint32_t>(reply.items.size()) * kItemBytes;
+    m_cluster.SendData(m_host, src, m_thread, reply);
+}
+
+void
+WorkerThread::ReplyPhase(const Participation& p, MsgType type)
+{
+    const TxnPlan& plan = *p.plan;
+    if (m_cluster.Config().mode == Mode::Fasst || plan.serverDriven)
+    {
+        DataMessage reply;
+        reply.kind = DataMessage::Kind::PhaseReply;
+        reply.wireType = type;
+        reply.command = type;
+        reply.txnId = p.txnId;
+        reply.retry = plan.retry;
+        reply.srcHost = m_host;
+        reply.bytes = kHeaderBytes;
+        m_cluster.SendData(m_host, plan.clientHost, m_thread, reply);
+        return;
+    }
+    ControlHeader header;
+    header.type = type;
+    header.retry = plan.retry;
+    header.txnId = p.txnId;
+    header.count = 1;
+    GasRoute& route = *m_cluster.Route();
+    route.FillSlices(plan, type, header.slices);
+    m_cluster.SendControl(m_host, route.GatherHost(plan.clientHost), m_thread, header);
+    if (type == MsgType::Fail && plan.clientHost == m_host)
+    {
+        // The scatter skips the fail's sender, which here is also the client's server.
+        if (ClientSlot* slot = MySlot(p.txnId))
+        {
+            OnClientControl(*slot, header);
+        }
+    }
+}
+
+} // namespace incsim::switchtx

@@ -1,0 +1,79 @@
+#include "protocols/switchtx/switchtx-checker.h"
+
+#include "protocols/txn/history-checker.h"
+#include "sim/core/json-reader.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <utility>
+
+namespace incsim::switchtx
+{
+
+namespace
+{
+const char* const kReplicasAgree = "replicas agree";
+}
+
+CheckReport
+CheckRun(const std::string& runDir)
+{
+    const nlohmann::json metrics = ReadJsonFile(runDir + "/metrics.json");
+    const nlohmann::json& replicas = metrics.at("/switchtx/replicas"_json_pointer);
+    txn::HistoryCheckOptions options;
+    std::map<uint32_t, std::pair<uint64_t, uint64_t>> backups;
+    CheckFindings findings({kReplicasAgree});
+    uint64_t compared = 0;
+    for (const nlohmann::json& r : replicas)
+    {
+        const auto shard = r.at("shard").get<uint32_t>();
+        const auto replica = r.at("replica").get<uint32_t>();
+        const std::pair<uint64_t, uint64_t> state{r.at("keys").get<uint64_t>(),
+                                                  r.at("digest").get<uint64_t>()};
+        if (r.at("locked").get<uint64_t>() != 0)
+        {
+            findings.Add(kReplicasAgree, fmt::format("shard {} replica {} ends with {} keys "
+                                                     "still locked",
+                                                     shard, replica,
+                                                     r.at("locked").get<uint64_t>()));
+        }
+        if (replica == 0)
+        {
+            options.finalStates[shard] = state;
+        }
+    }
+    for (const nlohmann::json& r : replicas)
+    {
+        const auto shard = r.at("shard").get<uint32_t>();
+        const auto replica = r.at("replica").get<uint32_t>();
+        if (replica == 0)
+        {
+            continue;
+        }
+        ++compared;
+        const auto& primary = options.finalStates.at(shard);
+        const std::pair<uint64_t, uint64_t> state{r.at("keys").get<uint64_t>(),
+                                                  r.at("digest").get<uint64_t>()};
+        if (state != primary)
+        {
+            findings.Add(kReplicasAgree,
+                         fmt::format("shard {} backup {} ends with {} keys (digest {:#x}), its "
+                                     "primary with {} keys (digest {:#x})",
+                                     shard, replica, state.first, state.second, primary.first,
+                                     primary.second));
+        }
+    }
+    findings.Checked(kReplicasAgree, fmt::format("{} backups end equal to their primaries, no "
+                                                 "lock held",
+                                                 compared));
+    CheckReport report = txn::CheckHistory(runDir, options);
+    const CheckReport mine = findings.Report();
+    report.passed.insert(report.passed.end(), mine.passed.begin(), mine.passed.end());
+    report.violations.insert(report.violations.end(), mine.violations.begin(),
+                             mine.violations.end());
+    return report;
+}
+
+} // namespace incsim::switchtx

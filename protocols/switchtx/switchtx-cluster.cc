@@ -1,0 +1,227 @@
+#include "protocols/switchtx/switchtx-cluster.h"
+
+#include "protocols/switchtx/worker-thread.h"
+#include "sim/host/host-node.h"
+#include "sim/runner/world.h"
+
+#include <array>
+
+namespace incsim::switchtx
+{
+
+const char*
+FunctionName(Function function)
+{
+    static constexpr std::array<const char*, kFunctions> names{
+        "execute", "read", "lock", "validate", "commit_backup", "commit_primary",
+        "abort", "gather", "reply"};
+    return names[static_cast<size_t>(function)];
+}
+
+Cluster::Cluster(World& world, const ClusterConfig& config, const txn::Workload* workload,
+                 GasRoute* route, CsvWriter* clientLog, CsvWriter* serverLog)
+    : m_world(world),
+      m_config(config),
+      m_workload(workload),
+      m_route(route),
+      m_clientLog(clientLog)
+{
+    const auto hosts = static_cast<uint32_t>(world.NumHosts());
+    m_placement = Placement{hosts, config.replication};
+    m_slots = SlotLayout{config.threads, config.mpl};
+    m_stores.resize(hosts, std::vector<ShardStore>(config.replication));
+    if (config.mode == Mode::InServer)
+    {
+        m_engines.resize(hosts);
+    }
+    m_channels.resize(size_t{hosts} * hosts * config.threads);
+    m_stats.committedByKind.resize(workload->KindNames().size());
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        m_logs.push_back(std::make_unique<ServerLog>(serverLog, h));
+        for (uint32_t t = 0; t < config.threads; ++t)
+        {
+            m_threads.push_back(std::make_unique<WorkerThread>(
+                *this, h, t, world.MakeRng("switchtx-thread", h * config.threads + t)));
+            auto endpoint = ns3::CreateObject<ThreadEndpoint>();
+            endpoint->Configure(this, t);
+            world.Host(h).Bind(PortOf(t), endpoint);
+        }
+    }
+}
+
+Cluster::~Cluster() = default;
+
+void
+Cluster::Start()
+{
+    for (auto& thread : m_threads)
+    {
+        thread->Start();
+    }
+}
+
+void
+Cluster::Finish()
+{
+    for (auto& log : m_logs)
+    {
+        log->Flush();
+    }
+    for (const auto& channel : m_channels)
+    {
+        if (channel)
+        {
+            m_stats.rcRetransmits += channel->GetCounters().retransmitted;
+        }
+    }
+}
+
+WorkerThread&
+Cluster::Thread(uint32_t host, uint32_t thread)
+{
+    return *m_threads[size_t{host} * m_config.threads + thread];
+}
+
+Cluster::Channel&
+Cluster::ChannelOf(uint32_t src, uint32_t dst, uint32_t thread)
+{
+    std::unique_ptr<Channel>& channel =
+        m_channels[(size_t{src} * Hosts() + dst) * m_config.threads + thread];
+    if (!channel)
+    {
+        Channel::Hooks hooks;
+        hooks.transmit = [this, src, dst, thread](uint32_t seq, const DataMessage& message) {
+            ControlHeader header;
+            header.type = message.wireType;
+            header.retry = message.retry;
+            header.txnId = message.txnId;
+            Transmit(src, dst, thread, header, HostHeader{HostHeader::Kind::Segment, seq},
+                     message.bytes);
+        };
+        hooks.transmitAck = [this, src, dst, thread](uint32_t next) {
+            ControlHeader header;
+            header.type = static_cast<MsgType>(0);  // no SwitchTx type: routed, medium class
+            Transmit(dst, src, thread, header, HostHeader{HostHeader::Kind::Ack, next}, 0);
+        };
+        hooks.deliver = [this, dst, thread](const DataMessage& message) {
+            WorkItem item;
+            item.kind = WorkItem::Kind::Data;
+            item.priorityClass = ClassOf(message.wireType, message.retry);
+            item.srcHost = message.srcHost;
+            item.data = message;
+            Deliver(dst, thread, std::move(item));
+        };
+        channel = std::make_unique<Channel>(std::move(hooks), m_config.rcRetransmitPs);
+    }
+    return *channel;
+}
+
+void
+Cluster::Transmit(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header,
+                  HostHeader host, uint32_t payloadBytes)
+{
+    std::array<uint8_t, ControlHeader::kBytes + HostHeader::kBytes> bytes{};
+    header.Encode(bytes.data());
+    host.Encode(bytes.data() + ControlHeader::kBytes);
+    const auto type = static_cast<size_t>(header.type);
+    ++m_stats.packetsByType[type < m_stats.packetsByType.size() ? type : 0];
+    m_world.Host(src).SendUdp(kSwitchTxPort, dst, PortOf(thread), bytes.data(), bytes.size(),
+                              static_cast<uint32_t>(bytes.size()) + payloadBytes,
+                              ClassOf(header.type, header.retry));
+}
+
+void
+Cluster::SendControl(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header)
+{
+    if (src == dst)
+    {
+        WorkItem item;
+        item.kind = WorkItem::Kind::Control;
+        item.priorityClass = ClassOf(header.type, header.retry);
+        item.srcHost = src;
+        item.control = header;
+        Deliver(dst, thread, std::move(item));
+        return;
+    }
+    Transmit(src, dst, thread, header, HostHeader{HostHeader::Kind::Control, 0}, 0);
+}
+
+void
+Cluster::SendData(uint32_t src, uint32_t dst, uint32_t thread, const DataMessage& message)
+{
+    if (src == dst)
+    {
+        // A thread's messages to its own server do not leave the host (NIC loopback).
+        WorkItem item;
+        item.kind = WorkItem::Kind::Data;
+        item.priorityClass = ClassOf(message.wireType, message.retry);
+        item.srcHost = src;
+        item.data = message;
+        Deliver(dst, thread, std::move(item));
+        return;
+    }
+    ChannelOf(src, dst, thread).Send(message);
+}
+
+void
+Cluster::Receive(uint32_t host, uint32_t thread, const Datagram& datagram)
+{
+    ControlHeader header;
+    HostHeader hostHeader;
+    if (datagram.srcPort != kSwitchTxPort || datagram.srcHost >= Hosts() ||
+        !header.Decode(datagram.bytes, datagram.materialised) ||
+        !hostHeader.Decode(datagram.bytes + ControlHeader::kBytes,
+                           datagram.materialised - ControlHeader::kBytes))
+    {
+        return;  // not ours
+    }
+    switch (hostHeader.kind)
+    {
+    case HostHeader::Kind::Segment:
+        ChannelOf(datagram.srcHost, host, thread).ReceiveData(hostHeader.seq);
+        return;
+    case HostHeader::Kind::Ack:
+        ChannelOf(host, datagram.srcHost, thread).ReceiveAck(hostHeader.seq);
+        return;
+    case HostHeader::Kind::Control: {
+        WorkItem item;
+        item.kind = WorkItem::Kind::Control;
+        item.priorityClass = ClassOf(header.type, header.retry);
+        item.srcHost = datagram.srcHost;
+        item.control = header;
+        Deliver(host, thread, std::move(item));
+        return;
+    }
+    }
+}
+
+void
+Cluster::Deliver(uint32_t host, uint32_t thread, WorkItem item)
+{
+    if (!m_world.Host(host).IsUp())
+    {
+        return;
+    }
+    Thread(host, thread).Enqueue(std::move(item));
+}
+
+NS_OBJECT_ENSURE_REGISTERED(ThreadEndpoint);
+
+ns3::TypeId
+ThreadEndpoint::GetTypeId()
+{
+    static ns3::TypeId tid = ns3::TypeId("incsim::switchtx::ThreadEndpoint")
+                                 .SetParent<Endpoint>()
+                                 .SetGroupName("Incsim")
+                                 .AddConstructor<ThreadEndpoint>();
+    return tid;
+}
+
+void
+ThreadEndpoint::DoReceive(const Datagram& datagram)
+{
+    m_cluster->Receive(Host().Index(), m_thread, datagram);
+}
+
+} // namespace incsim::switchtx

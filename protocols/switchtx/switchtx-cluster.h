@@ -1,0 +1,226 @@
+#ifndef INCSIM_SWITCHTX_SWITCHTX_CLUSTER_H
+#define INCSIM_SWITCHTX_SWITCHTX_CLUSTER_H
+
+#include "protocols/switchtx/gas-engine.h"
+#include "protocols/switchtx/gas-route.h"
+#include "protocols/switchtx/server-log.h"
+#include "protocols/switchtx/switchtx-store.h"
+#include "protocols/switchtx/switchtx-txn.h"
+#include "protocols/txn/txn-workload.h"
+#include "sim/host/endpoint.h"
+#include "sim/host/reliable-channel.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace incsim
+{
+class CsvWriter;
+class World;
+} // namespace incsim
+
+namespace incsim::switchtx
+{
+
+class WorkerThread;
+
+/// Who coordinates the phases after the execute phase.
+enum class Mode
+{
+    Fasst,    ///< the client thread, by RPC over RC (FaSST, Fig. 4a)
+    InServer  ///< a gather server's thread, Table 1 in software (Fig. 11's in-server GaS)
+};
+
+/// What a thread spends CPU on, for the per-message costs and Fig. 12's CPU by function.
+enum class Function : uint8_t
+{
+    Execute,        ///< start an attempt, run the transaction logic
+    Read,           ///< serve an execute-phase read
+    Lock,           ///< a lock-phase message: lock (W_P), keep the write data (W_B, R_P)
+    Validate,       ///< validate reads (and version copy, validate & read)
+    CommitBackup,   ///< install the write data at a backup
+    CommitPrimary,  ///< install in place and unlock at a primary
+    Abort,          ///< fail, abort, fence, decide, timeout
+    Gather,         ///< count a phase reply (FaSST's client, the in-server gatherer)
+    Reply,          ///< the client takes an answer (read reply, commit, read-only data)
+    kCount
+};
+const char* FunctionName(Function function);
+constexpr size_t kFunctions = static_cast<size_t>(Function::kCount);
+
+struct ClusterConfig
+{
+    Mode mode = Mode::Fasst;
+    uint32_t threads = 0;
+    uint32_t mpl = 0;
+    uint32_t replication = 0;
+    bool reorder = false;
+    int64_t timeoutPs = 0;
+    int64_t rcRetransmitPs = 0;
+    int64_t startPs = 0;
+    int64_t stopPs = 0;
+    std::array<int64_t, kFunctions> costPs{};
+    /// Negative control for the checker: backups acknowledge commit-backup without
+    /// installing (docs/switchtx.md).
+    bool brokenBackups = false;
+};
+
+/// What the run adds up (metrics.json).
+struct ClusterStats
+{
+    uint64_t attempts = 0;
+    uint64_t committed = 0;
+    uint64_t lockFails = 0;      ///< attempts aborted by a failed lock (or RMW version)
+    uint64_t validateFails = 0;  ///< by a failed validation
+    uint64_t timeouts = 0;
+    uint64_t resolvedCommit = 0;  ///< timeouts whose resolution found the attempt committed
+    uint64_t resolvedAbort = 0;
+    uint64_t lockHolds = 0;
+    int64_t lockHeldPs = 0;  ///< total time write locks were held, per primary and attempt
+    std::vector<int64_t> latenciesPs;  ///< per committed logical transaction, first begin to commit
+    std::vector<uint64_t> committedByKind;
+    std::array<int64_t, kFunctions> cpuPs{};
+    std::array<uint64_t, kFunctions> jobs{};
+    std::array<uint64_t, 16> packetsByType{};  ///< sent, by wire type (0: RC acknowledgements)
+    uint64_t rcRetransmits = 0;
+    uint64_t staleDropped = 0;  ///< control messages for a transaction a participant left
+};
+
+/// A reliable-channel message between worker threads (the data plane, RDMA RC).
+struct DataMessage
+{
+    enum class Kind : uint8_t
+    {
+        ReadRequest,   ///< execute phase: keys to read
+        ReadReply,     ///< their values and versions
+        Plan,          ///< lock phase: the attempt (lock request and write data, validate info)
+        Command,       ///< FaSST: the client's request for the next phase (command = the type
+                       ///< that completed the last one)
+        PhaseReply,    ///< FaSST: a participant's reply (command: its type, or fail)
+        Fence,         ///< resolution after a timeout: stop, and say what you hold
+        FenceReply,    ///< flag: committed here (primary installed, or backup holds it)
+        Decide,        ///< the attempt's fate (flag: commit), to every participant
+        ReadOnlyResult ///< validate & read: flag ok, with the values
+    };
+    struct Item
+    {
+        uint64_t key = 0;
+        uint64_t value = 0;
+        uint64_t version = 0;
+    };
+
+    Kind kind = Kind::ReadRequest;
+    MsgType wireType = MsgType::Read;
+    uint32_t txnId = 0;
+    bool retry = false;
+    MsgType command = MsgType::Init;
+    bool flag = false;
+    uint32_t srcHost = 0;
+    PlanPtr plan;
+    std::vector<Item> items;
+    uint32_t bytes = 0;  ///< payload bytes on the wire
+};
+
+/// One worker thread's receive-queue entry.
+struct WorkItem
+{
+    enum class Kind : uint8_t
+    {
+        Control,
+        Data,
+        Begin,   ///< a client slot starts its next attempt
+        Timeout  ///< a client slot's attempt timed out
+    };
+    Kind kind = Kind::Control;
+    uint8_t priorityClass = 0;
+    uint32_t srcHost = 0;
+    ControlHeader control;
+    DataMessage data;
+    uint32_t slot = 0;
+    uint32_t txnId = 0;
+};
+
+/// Every server (one per host) of a SwitchTx run, their threads and stores, and the
+/// transport between them.
+class Cluster
+{
+  public:
+    Cluster(World& world, const ClusterConfig& config, const txn::Workload* workload,
+            GasRoute* route, CsvWriter* clientLog, CsvWriter* serverLog);
+    ~Cluster();
+
+    void Start();
+    /// End of the run: pending history decisions are dropped and the rest written.
+    void Finish();
+
+    // Transport: control messages (UDP, unreliable) and data messages (reliable channel),
+    // from thread `thread` on `src` to thread `thread` on `dst`.
+    void SendControl(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header);
+    void SendData(uint32_t src, uint32_t dst, uint32_t thread, const DataMessage& message);
+    void Receive(uint32_t host, uint32_t thread, const Datagram& datagram);
+
+    const ClusterConfig& Config() const { return m_config; }
+    const Placement& GetPlacement() const { return m_placement; }
+    const SlotLayout& Slots() const { return m_slots; }
+    const txn::Workload& Workload() const { return *m_workload; }
+    GasRoute* Route() const { return m_route; }
+    GasEngine& Engine(uint32_t host) { return m_engines[host]; }
+    ShardStore& Replica(uint32_t shard, uint32_t replica) { return m_stores[shard][replica]; }
+    ServerLog& Log(uint32_t host) { return *m_logs[host]; }
+    HistoryRecorder& Recorder() { return m_recorder; }
+    CsvWriter* ClientLog() const { return m_clientLog; }
+    ClusterStats& Stats() { return m_stats; }
+    const ClusterStats& Stats() const { return m_stats; }
+    World& GetWorld() const { return m_world; }
+    uint32_t Hosts() const { return m_placement.hosts; }
+    WorkerThread& Thread(uint32_t host, uint32_t thread);
+    /// The thread-side UDP port of thread `thread`.
+    static uint16_t PortOf(uint32_t thread) { return static_cast<uint16_t>(kThreadPortBase + thread); }
+    static constexpr uint16_t kThreadPortBase = 0x6000;
+    static constexpr uint32_t kMaxThreads = 0x1000;
+
+  private:
+    using Channel = ReliableChannel<DataMessage>;
+    Channel& ChannelOf(uint32_t src, uint32_t dst, uint32_t thread);
+    void Transmit(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header,
+                  HostHeader host, uint32_t payloadBytes);
+    void Deliver(uint32_t host, uint32_t thread, WorkItem item);
+
+    World& m_world;
+    ClusterConfig m_config;
+    const txn::Workload* m_workload;
+    GasRoute* m_route;
+    CsvWriter* m_clientLog;
+    Placement m_placement;
+    SlotLayout m_slots;
+    std::vector<std::unique_ptr<WorkerThread>> m_threads;  ///< host * threads + thread
+    std::vector<std::vector<ShardStore>> m_stores;         ///< [shard][replica]
+    std::vector<GasEngine> m_engines;                      ///< by host (in-server only)
+    std::vector<std::unique_ptr<ServerLog>> m_logs;        ///< by host
+    HistoryRecorder m_recorder;
+    std::vector<std::unique_ptr<Channel>> m_channels;  ///< (src * hosts + dst) * threads + thread
+    ClusterStats m_stats;
+};
+
+/// A worker thread's UDP port: hands datagrams to the cluster.
+class ThreadEndpoint : public Endpoint
+{
+  public:
+    static ns3::TypeId GetTypeId();
+    void Configure(Cluster* cluster, uint32_t thread)
+    {
+        m_cluster = cluster;
+        m_thread = thread;
+    }
+
+  private:
+    void DoReceive(const Datagram& datagram) override;
+    Cluster* m_cluster = nullptr;
+    uint32_t m_thread = 0;
+};
+
+} // namespace incsim::switchtx
+
+#endif

@@ -1,0 +1,296 @@
+#include "protocols/switchtx/switchtx-protocol.h"
+
+#include "protocols/switchtx/switchtx-checker.h"
+#include "protocols/txn/txn-history.h"
+#include "protocols/txn/workload-spec.h"
+#include "sim/core/diagnostics.h"
+#include "sim/core/sim-time.h"
+#include "sim/runner/latency-metrics.h"
+#include "sim/runner/world.h"
+#include "sim/schema/time-window.h"
+#include "sim/trace/trace-outputs.h"
+
+#include <fmt/format.h>
+
+namespace incsim::switchtx
+{
+
+namespace
+{
+const Choices<Mode>&
+ModeChoices()
+{
+    static const Choices<Mode> choices{{"fasst", Mode::Fasst}, {"in-server", Mode::InServer}};
+    return choices;
+}
+
+enum class WorkloadKind
+{
+    Ycsbt,
+    Tpcc
+};
+
+const Choices<WorkloadKind>&
+WorkloadKindChoices()
+{
+    static const Choices<WorkloadKind> choices{{"ycsbt", WorkloadKind::Ycsbt},
+                                               {"tpcc", WorkloadKind::Tpcc}};
+    return choices;
+}
+
+enum class Fault
+{
+    None,
+    BackupSkipsInstall
+};
+
+const Choices<Fault>&
+FaultChoices()
+{
+    static const Choices<Fault> choices{{"none", Fault::None},
+                                        {"backup-skips-install", Fault::BackupSkipsInstall}};
+    return choices;
+}
+
+/// The per-message CPU cost params, one per function (Fig. 12), with sane defaults that a
+/// later calibration against the paper's FaSST numbers replaces.
+struct CostParam
+{
+    Function function;
+    const char* key;
+    const char* doc;
+    const char* defaultValue;
+};
+constexpr CostParam kCostParams[] = {
+    {Function::Execute, "cpu_execute", "start an attempt and run its transaction logic",
+     "1us"},
+    {Function::Read, "cpu_read", "serve an execute-phase read request", "300ns"},
+    {Function::Lock, "cpu_lock",
+     "a lock-phase message: lock the write keys (primary), keep the write data (backup) or "
+     "the read set (validator)",
+     "400ns"},
+    {Function::Validate, "cpu_validate", "validate reads (and version copy, validate & read)",
+     "300ns"},
+    {Function::CommitBackup, "cpu_commit_backup", "install the write data at a backup",
+     "300ns"},
+    {Function::CommitPrimary, "cpu_commit_primary", "install in place and unlock at a primary",
+     "300ns"},
+    {Function::Abort, "cpu_abort", "a fail, abort, fence, decision or timeout", "200ns"},
+    {Function::Gather, "cpu_gather",
+     "count a phase reply in software: FaSST's client, the in-server gatherer", "200ns"},
+    {Function::Reply, "cpu_reply", "the client takes an answer (read reply, commit, data)",
+     "200ns"},
+};
+static_assert(std::size(kCostParams) == kFunctions);
+} // namespace
+
+Spec
+SwitchTxProtocol::ParamsSpec()
+{
+    Spec spec = Spec::Object();
+    spec.Field("coordination", Spec::Enum(ModeChoices()),
+               "who coordinates lock, validate, commit-backup and commit-primary: the client "
+               "thread by RPC (fasst, FaSST's server-based coordination) or a gather server's "
+               "thread running Table 1 in software (in-server, Fig. 11's in-server GaS)",
+               "fasst")
+        .OptionalField("gather_server", Spec::String(),
+                       "in-server: the host that gathers every transaction (default: each "
+                       "transaction's client's own server)")
+        .Field("threads", Spec::Integer().Min(1).Max(Cluster::kMaxThreads),
+               "worker threads per server, each both client and participant (§5.1: 24)", 24)
+        .Field("mpl", Spec::Integer().Min(1).Max(64),
+               "static MPL: transactions each thread runs at once (§5.1: 2 for YCSB-T, 1 for "
+               "TPC-C)",
+               2)
+        .Field("replication", Spec::Integer().Min(1).Max(16),
+               "replicas per shard: the primary on server i, backups on the next "
+               "replication - 1 servers (§5.1: 2)",
+               2)
+        .Field("reorder", Spec::Bool(),
+               "+Reorder: threads drain their queue in batches sorted by priority class "
+               "(§3.4.1); otherwise in arrival order",
+               false)
+        .Field("timeout", Spec::Duration().Min(1),
+               "a client that has no outcome this long after the lock phase began resolves "
+               "the attempt (§3.5)",
+               "1ms")
+        .Field("rc_retransmit", Spec::Duration().Min(1),
+               "the reliable data plane resends unacknowledged messages after this long",
+               "20us")
+        .Field("fault", Spec::Enum(FaultChoices()),
+               "a broken host, the checker's negative control: none, or backups that "
+               "acknowledge commit-backup without installing",
+               "none");
+    for (const CostParam& cost : kCostParams)
+    {
+        spec.Field(cost.key, Spec::Duration(), std::string("CPU time per message: ") + cost.doc,
+                   cost.defaultValue);
+    }
+    return spec;
+}
+
+Spec
+SwitchTxProtocol::WorkloadSpec()
+{
+    Spec spec = Spec::Object();
+    spec.Field("kind", Spec::Enum(WorkloadKindChoices()),
+               "ycsbt: YCSB-T (§5.1); tpcc: TPC-C New-Order and Payment", "ycsbt");
+    txn::AddYcsbtFields(spec);
+    txn::AddTpccFields(spec);
+    spec.Field("start", Spec::Duration(), "when clients begin", "0ns")
+        .OptionalField("stop", Spec::Duration(),
+                       "when clients stop starting transactions (default: the end of the run)");
+    return spec;
+}
+
+void
+SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView& workload)
+{
+    const Topology& topology = world.GetTopology();
+    const auto hosts = static_cast<uint32_t>(world.NumHosts());
+    ClusterConfig config;
+    config.mode = params.Choice("coordination", ModeChoices());
+    config.threads = static_cast<uint32_t>(params.Int("threads"));
+    config.mpl = static_cast<uint32_t>(params.Int("mpl"));
+    config.replication = static_cast<uint32_t>(params.Int("replication"));
+    config.reorder = params.Bool("reorder");
+    config.timeoutPs = params.DurationNs("timeout") * kPsPerNs;
+    config.rcRetransmitPs = params.DurationNs("rc_retransmit") * kPsPerNs;
+    config.brokenBackups = params.Choice("fault", FaultChoices()) == Fault::BackupSkipsInstall;
+    for (const CostParam& cost : kCostParams)
+    {
+        config.costPs[static_cast<size_t>(cost.function)] =
+            params.DurationNs(cost.key) * kPsPerNs;
+    }
+    if (config.replication > hosts)
+    {
+        params.Fail("replication",
+                    fmt::format("{} replicas per shard, but the topology has {} hosts to hold "
+                                "them (one server per host)",
+                                config.replication, hosts));
+    }
+    const uint64_t slots = uint64_t{hosts} * config.threads * config.mpl;
+    if (slots > (uint64_t{1} << kSlotBits))
+    {
+        params.Fail("mpl", fmt::format("{} hosts x {} threads x mpl {} = {} client slots, but "
+                                       "txn ids have room for {} (the switch's slot bits)",
+                                       hosts, config.threads, config.mpl, slots,
+                                       uint64_t{1} << kSlotBits));
+    }
+    std::optional<uint32_t> gatherHost;
+    if (params.Has("gather_server"))
+    {
+        const std::string& name = params.String("gather_server");
+        const std::optional<uint32_t> node = topology.FindNode(name);
+        if (!node || topology.Node(*node).kind != NodeKind::Host)
+        {
+            params.Fail("gather_server", fmt::format("\"{}\" is not a host of the topology",
+                                                     name));
+        }
+        if (config.mode != Mode::InServer)
+        {
+            params.Fail("gather_server", "only the in-server coordination has a gather server");
+        }
+        gatherHost = topology.HostIndex(*node);
+    }
+
+    if (workload.Choice("kind", WorkloadKindChoices()) == WorkloadKind::Tpcc)
+    {
+        m_workload = std::make_unique<txn::TpccWorkload>(txn::ReadTpccConfig(workload, hosts));
+    }
+    else
+    {
+        m_workload = std::make_unique<txn::YcsbtWorkload>(txn::ReadYcsbtConfig(workload, hosts));
+    }
+    const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "clients");
+    config.startPs = window.startPs;
+    config.stopPs = window.stopPs;
+    m_activePs = window.ActivePs();
+
+    // Every switch runs switchtx.p4, which gives SwitchTx messages their priority class; no
+    // switch takes part in a tree (switch id 0) until in-switch GaS.
+    world.SetPipelineFactory(world.ProgramPipelineFactory(contract::kProgram, params.Path()));
+    if (config.mode == Mode::InServer)
+    {
+        m_route = std::make_unique<InServerGas>(gatherHost);
+    }
+    m_cluster = std::make_unique<Cluster>(world, config, m_workload.get(), m_route.get(),
+                                          world.Traces().Open(txn::ClientHistoryTrace()),
+                                          world.Traces().Open(txn::ServerLogTrace()));
+    m_cluster->Start();
+}
+
+void
+SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
+{
+    // The run is over: the history's pending decisions are settled (and the traces are still
+    // open), the channels' counters added up.
+    m_cluster->Finish();
+    const ClusterStats& stats = m_cluster->Stats();
+    const double seconds = static_cast<double>(m_activePs) * 1e-12;
+    metrics = {{"servers", m_cluster->Hosts()},
+               {"threads", m_cluster->Config().threads},
+               {"attempts", stats.attempts},
+               {"committed", stats.committed},
+               {"throughput_txn_per_s", seconds > 0 ? stats.committed / seconds : 0.0},
+               {"aborts_lock", stats.lockFails},
+               {"aborts_validate", stats.validateFails},
+               {"timeouts", stats.timeouts},
+               {"resolved_commit", stats.resolvedCommit},
+               {"resolved_abort", stats.resolvedAbort},
+               {"lock_holds", stats.lockHolds},
+               {"avg_lock_time_ns",
+                stats.lockHolds ? static_cast<double>(stats.lockHeldPs) / stats.lockHolds / 1e3
+                                : 0.0},
+               {"rc_retransmits", stats.rcRetransmits},
+               {"stale_control_dropped", stats.staleDropped}};
+    AddLatencyMetrics(metrics, stats.latenciesPs, {50, 99});
+    for (size_t f = 0; f < kFunctions; ++f)
+    {
+        const char* name = FunctionName(static_cast<Function>(f));
+        metrics["cpu_ns_by_function"][name] = static_cast<double>(stats.cpuPs[f]) / 1e3;
+        metrics["jobs_by_function"][name] = stats.jobs[f];
+    }
+    static constexpr const char* kTypeNames[] = {
+        "rc_ack",     "init",         "lock_ok",      "validate_ok",    "replicate_ok",
+        "commit_ok",  "fail",         "version_copy_ok", "read",        "lock_request",
+        "write_data", "abort",        "read_data"};
+    for (size_t t = 0; t < std::size(kTypeNames); ++t)
+    {
+        metrics["packets_by_type"][kTypeNames[t]] = stats.packetsByType[t];
+    }
+    const std::vector<std::string>& kinds = m_workload->KindNames();
+    for (size_t k = 0; k < kinds.size(); ++k)
+    {
+        metrics["kinds"][kinds[k]]["committed"] = stats.committedByKind[k];
+    }
+    // Every replica's final state, for the checker (history and replicas agree).
+    nlohmann::json& replicas = metrics["replicas"];
+    replicas = nlohmann::json::array();
+    for (uint32_t shard = 0; shard < m_cluster->Hosts(); ++shard)
+    {
+        for (uint32_t r = 0; r < m_cluster->Config().replication; ++r)
+        {
+            const std::map<uint64_t, uint64_t> state =
+                m_cluster->Replica(shard, r).WrittenState();
+            replicas.push_back({{"shard", shard},
+                                {"replica", r},
+                                {"keys", state.size()},
+                                {"digest", txn::StateDigest(state)},
+                                {"locked", m_cluster->Replica(shard, r).LockedKeys()}});
+        }
+    }
+}
+
+void
+RegisterSwitchTxProtocol()
+{
+    Protocols().Add("switchtx",
+                    ProtocolInfo{"SwitchTx in-network transaction coordination (PVLDB 2022) on "
+                                 "the hosts, with its FaSST and in-server GaS baselines",
+                                 &SwitchTxProtocol::ParamsSpec, &SwitchTxProtocol::WorkloadSpec,
+                                 [] { return std::make_unique<SwitchTxProtocol>(); },
+                                 txn::HistoryTraces(), &CheckRun});
+}
+
+} // namespace incsim::switchtx

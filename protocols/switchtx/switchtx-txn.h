@@ -1,0 +1,110 @@
+#ifndef INCSIM_SWITCHTX_SWITCHTX_TXN_H
+#define INCSIM_SWITCHTX_SWITCHTX_TXN_H
+
+#include "protocols/switchtx/switchtx-wire.h"
+#include "protocols/txn/txn-workload.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace incsim::switchtx
+{
+
+/// One operation of an attempt: a read (the value and version the execute phase saw; whether
+/// the attempt also writes the key) or a write (the value to install).
+struct PlanOp
+{
+    txn::AccessType type = txn::AccessType::Read;
+    uint64_t key = 0;
+    uint64_t value = 0;
+    uint64_t version = 0;
+    uint32_t shard = 0;
+    bool alsoWritten = false;  ///< a read of a key the attempt writes (read-modify-write)
+};
+
+/// One attempt as its client sends it at the start of the lock phase: its operations and who
+/// takes part (hosts, sorted). Immutable once sent; the participants keep it by reference,
+/// as the lock-phase RC messages would carry it (switchtx-spec [D] 7).
+struct TxnPlan
+{
+    uint32_t txnId = 0;
+    uint32_t clientHost = 0;
+    uint32_t thread = 0;
+    uint32_t client = 0;   ///< the client thread's global id, the history's client
+    uint64_t attempt = 0;  ///< the history's attempt id
+    uint32_t kind = 0;
+    bool retry = false;
+    bool readOnly = false;      ///< no writes: version copy, then validate & read (§3.2.3)
+    bool serverDriven = false;  ///< the client drives the phases by RPC (FaSST, single shard)
+    std::vector<PlanOp> ops;
+    std::vector<uint32_t> writePrimaries;  ///< W_P
+    std::vector<uint32_t> writeBackups;    ///< W_B
+    std::vector<uint32_t> readPrimaries;   ///< R_P: primaries of keys read and not written
+    std::vector<uint32_t> participants;    ///< all of the above
+};
+
+using PlanPtr = std::shared_ptr<const TxnPlan>;
+
+/// The phases after the execute phase (§2.1, §3.2.3).
+enum class Phase : uint8_t
+{
+    Lock,
+    Validate,
+    CommitBackup,
+    CommitPrimary,
+    VersionCopy,
+    ValidateRead,
+    Done
+};
+
+/// The reply a participant sends when it has done `phase` (Table 1's gathered types).
+MsgType ReplyOf(Phase phase);
+/// The phase a gathered type completes (its scatter is the command for the next one).
+Phase CompletedBy(MsgType type);
+/// The phase after `done`, skipping phases without members: Table 1, with lock_ok going to
+/// W_B when nothing is only read, and validate_ok to W_P when there are no backups.
+Phase NextPhase(const TxnPlan& plan, Phase done);
+/// The hosts that take part in `phase`.
+const std::vector<uint32_t>& Members(const TxnPlan& plan, Phase phase);
+bool Contains(const std::vector<uint32_t>& sorted, uint32_t host);
+
+/// Where shards live: shard i's primary on host i, its backups on the next replication - 1
+/// hosts (mod the hosts).
+struct Placement
+{
+    uint32_t hosts = 0;
+    uint32_t replication = 0;
+    uint32_t Primary(uint32_t shard) const { return shard; }
+    uint32_t Backup(uint32_t shard, uint32_t k) const { return (shard + k) % hosts; }
+    /// Whether `host` holds backup k (1..replication-1) of `shard`; 0 if none.
+    uint32_t BackupIndex(uint32_t shard, uint32_t host) const
+    {
+        for (uint32_t k = 1; k < replication; ++k)
+        {
+            if (Backup(shard, k) == host)
+            {
+                return k;
+            }
+        }
+        return 0;
+    }
+};
+
+/// Client slots: a txn_id's low bits name ⟨host, thread, MPL slot⟩.
+struct SlotLayout
+{
+    uint32_t threads = 0;
+    uint32_t mpl = 0;
+    uint32_t Slot(uint32_t host, uint32_t thread, uint32_t index) const
+    {
+        return (host * threads + thread) * mpl + index;
+    }
+    uint32_t HostOf(uint32_t slot) const { return slot / mpl / threads; }
+    uint32_t ThreadOf(uint32_t slot) const { return slot / mpl % threads; }
+    uint32_t IndexOf(uint32_t slot) const { return slot % mpl; }
+};
+
+} // namespace incsim::switchtx
+
+#endif

@@ -1,0 +1,128 @@
+#include "protocols/switchtx/switchtx-wire.h"
+
+#include "sim/net/headers.h"
+
+namespace incsim::switchtx
+{
+
+namespace
+{
+template <typename Field>
+constexpr uint32_t
+ByteOf()
+{
+    static_assert(Field::kOffset % 8 == 0 && Field::kWidth % 8 == 0,
+                  "the C++ encoding reads this field as whole bytes");
+    return Field::kOffset / 8;
+}
+
+template <typename Field>
+constexpr uint8_t
+FlagBit()
+{
+    static_assert(Field::kWidth == 1 && Field::kOffset < 16 && Field::kOffset >= 8,
+                  "the C++ encoding keeps this flag in the header's second byte");
+    return static_cast<uint8_t>(0x80u >> (Field::kOffset - 8));
+}
+
+using H = ControlHeader::Layout;
+using S = ControlHeader::SliceLayout;
+static_assert(H::msg_type::kWidth == 8 && H::count::kWidth == 16 && H::txn_id::kWidth == 32);
+static_assert(S::switch_id::kWidth == 8 && S::threshold::kWidth == 16 &&
+              S::parent_port::kWidth == 16 && S::scatter_group::kWidth == 16);
+constexpr uint32_t kTypeByte = ByteOf<H::msg_type>();
+constexpr uint32_t kFlagsByte = 1;
+constexpr uint8_t kDownBit = FlagBit<H::down>();
+constexpr uint8_t kRetryBit = FlagBit<H::retry>();
+constexpr uint32_t kCountByte = ByteOf<H::count>();
+constexpr uint32_t kTxnIdByte = ByteOf<H::txn_id>();
+constexpr uint32_t kSwitchIdByte = ByteOf<S::switch_id>();
+constexpr uint32_t kThresholdByte = ByteOf<S::threshold>();
+constexpr uint32_t kParentByte = ByteOf<S::parent_port>();
+constexpr uint32_t kGroupByte = ByteOf<S::scatter_group>();
+} // namespace
+
+uint8_t
+ClassOf(MsgType type, bool retry)
+{
+    if (retry)
+    {
+        return contract::CLASS_HIGH;
+    }
+    switch (type)
+    {
+    case MsgType::LockOk:
+    case MsgType::ReplicateOk:
+    case MsgType::Fail:
+    case MsgType::VersionCopyOk:
+        return contract::CLASS_HIGH;
+    case MsgType::Read:
+    case MsgType::CommitOk:
+        return contract::CLASS_LOW;
+    default:
+        return contract::CLASS_MEDIUM;
+    }
+}
+
+void
+ControlHeader::Encode(uint8_t* out) const
+{
+    out[kTypeByte] = static_cast<uint8_t>(type);
+    out[kFlagsByte] = static_cast<uint8_t>((down ? kDownBit : 0) | (retry ? kRetryBit : 0));
+    StoreBe16(out + kCountByte, count);
+    StoreBe32(out + kTxnIdByte, txnId);
+    uint8_t* p = out + Layout::kBytes;
+    for (const GasSlice& slice : slices)
+    {
+        p[kSwitchIdByte] = slice.switchId;
+        StoreBe16(p + kThresholdByte, slice.threshold);
+        StoreBe16(p + kParentByte, slice.parentPort);
+        StoreBe16(p + kGroupByte, slice.scatterGroup);
+        p += SliceLayout::kBytes;
+    }
+}
+
+bool
+ControlHeader::Decode(const uint8_t* bytes, uint32_t length)
+{
+    if (length < kBytes)
+    {
+        return false;
+    }
+    type = static_cast<MsgType>(bytes[kTypeByte]);
+    down = (bytes[kFlagsByte] & kDownBit) != 0;
+    retry = (bytes[kFlagsByte] & kRetryBit) != 0;
+    count = LoadBe16(bytes + kCountByte);
+    txnId = LoadBe32(bytes + kTxnIdByte);
+    const uint8_t* p = bytes + Layout::kBytes;
+    for (GasSlice& slice : slices)
+    {
+        slice.switchId = p[kSwitchIdByte];
+        slice.threshold = LoadBe16(p + kThresholdByte);
+        slice.parentPort = LoadBe16(p + kParentByte);
+        slice.scatterGroup = LoadBe16(p + kGroupByte);
+        p += SliceLayout::kBytes;
+    }
+    return true;
+}
+
+void
+HostHeader::Encode(uint8_t* out) const
+{
+    out[0] = static_cast<uint8_t>(kind);
+    StoreBe32(out + 1, seq);
+}
+
+bool
+HostHeader::Decode(const uint8_t* bytes, uint32_t length)
+{
+    if (length < kBytes || bytes[0] > static_cast<uint8_t>(Kind::Ack))
+    {
+        return false;
+    }
+    kind = static_cast<Kind>(bytes[0]);
+    seq = LoadBe32(bytes + 1);
+    return true;
+}
+
+} // namespace incsim::switchtx

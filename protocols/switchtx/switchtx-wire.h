@@ -1,0 +1,106 @@
+#ifndef INCSIM_SWITCHTX_SWITCHTX_WIRE_H
+#define INCSIM_SWITCHTX_SWITCHTX_WIRE_H
+
+#include "protocols/switchtx/gas-slice.h"
+#include "switchtx-contract.h"
+
+#include <cstdint>
+
+namespace incsim::switchtx
+{
+
+// The hosts' wire format, from p4/switchtx.p4's generated contract (switchtx-contract.h), so a
+// change of the program's constants or headers that this code does not follow fails the
+// build. Every SwitchTx packet is UDP from kSwitchTxPort to the receiving worker thread's
+// port, and starts with the switch's header: a switchtx_t and SWITCHTX_TREE_SWITCHES slices
+// (ControlHeader). Control messages are that header alone. Data messages (the reliable
+// channel's segments and acknowledgements) carry it too, with no slice naming a switch, so
+// switches route them with the priority class of their type (switchtx-spec [D] 15), and after
+// it. Every packet ends with a HostHeader, which the switches do not read: what the packet is
+// to the hosts (a control message, or a reliable-channel segment or acknowledgement).
+
+namespace contract = p4gen::switchtx::contract;
+
+constexpr uint16_t kSwitchTxPort = contract::SWITCHTX_PORT;
+constexpr uint32_t kSlotBits = 16;
+static_assert(contract::SWITCHTX_SLOTS == 1u << kSlotBits,
+              "txn ids put the client slot in the low SWITCHTX_SLOT_BITS bits");
+
+/// Message types (docs/switchtx.md, "Control message").
+enum class MsgType : uint8_t
+{
+    Init = contract::TYPE_INIT,
+    LockOk = contract::TYPE_LOCK_OK,
+    ValidateOk = contract::TYPE_VALIDATE_OK,
+    ReplicateOk = contract::TYPE_REPLICATE_OK,
+    CommitOk = contract::TYPE_COMMIT_OK,
+    Fail = contract::TYPE_FAIL,
+    VersionCopyOk = contract::TYPE_VERSION_COPY_OK,
+    Read = contract::TYPE_READ,
+    LockRequest = contract::TYPE_LOCK_REQUEST,
+    WriteData = contract::TYPE_WRITE_DATA,
+    Abort = contract::TYPE_ABORT,
+    ReadData = contract::TYPE_READ_DATA
+};
+
+/// §3.4.1's priority class of a message (the switch's switchtx_class table): the messages
+/// that end a contention span first, execute-phase reads and commit_ok last; any message of a
+/// retrying transaction first.
+uint8_t ClassOf(MsgType type, bool retry);
+
+/// switchtx_t and the slices.
+struct ControlHeader
+{
+    using Layout = contract::switchtx_t;
+    using SliceLayout = contract::switchtx_slice_t;
+    static constexpr uint32_t kSlices = contract::headers_t::slices::kStackSize;
+    static constexpr uint32_t kBytes = Layout::kBytes + kSlices * SliceLayout::kBytes;
+    static_assert(kSlices == GasSlices().size());
+
+    MsgType type = MsgType::Init;
+    bool down = false;
+    bool retry = false;
+    uint16_t count = 1;
+    uint32_t txnId = 0;
+    GasSlices slices{};
+
+    void Encode(uint8_t* out) const;
+    /// False if `length` is too short.
+    bool Decode(const uint8_t* bytes, uint32_t length);
+};
+
+/// What follows the ControlHeader.
+struct HostHeader
+{
+    enum class Kind : uint8_t
+    {
+        Control = 0,  ///< a control message
+        Segment = 1,  ///< a reliable-channel data segment
+        Ack = 2       ///< a reliable-channel acknowledgement
+    };
+    static constexpr uint32_t kBytes = 5;
+    Kind kind = Kind::Control;
+    uint32_t seq = 0;  ///< Segment: its sequence number; Ack: the next one expected
+
+    void Encode(uint8_t* out) const;
+    bool Decode(const uint8_t* bytes, uint32_t length);
+};
+
+/// Transaction ids: ⟨per-slot attempt counter (high 16 bits), client slot (low 16 bits)⟩. The
+/// client slot names (server, thread, MPL slot), so live transactions never share a switch
+/// slot (switchtx-spec [D] 2), and the counter names the transaction on it, so a stale message
+/// of a slot's earlier transaction is recognised (the switch's owner check).
+constexpr uint32_t
+MakeTxnId(uint32_t clientSlot, uint16_t counter)
+{
+    return uint32_t{counter} << kSlotBits | clientSlot;
+}
+constexpr uint32_t
+SlotOf(uint32_t txnId)
+{
+    return txnId & ((1u << kSlotBits) - 1);
+}
+
+} // namespace incsim::switchtx
+
+#endif

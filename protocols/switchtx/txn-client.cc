@@ -1,0 +1,595 @@
+// WorkerThread as a client: each client slot runs one attempt at a time through the execute
+// phase and the commit (coordinated by the client itself in FaSST mode, by the gatherer
+// otherwise), and resolves an attempt that timed out (docs/switchtx.md, "Hosts").
+
+#include "protocols/switchtx/worker-thread.h"
+
+#include "protocols/txn/txn-history.h"
+#include "sim/core/sim-time.h"
+
+#include <algorithm>
+#include <map>
+
+namespace incsim::switchtx
+{
+
+namespace
+{
+constexpr uint32_t kHeaderBytes = 16;
+constexpr uint32_t kItemBytes = 8 + 16 + 8;  // key, value, version
+
+void
+SortUnique(std::vector<uint32_t>& hosts)
+{
+    std::sort(hosts.begin(), hosts.end());
+    hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+}
+} // namespace
+
+/// What the execute phase read, as the workload's execution sees it.
+class WorkerThread::SeenValues : public txn::ValueView
+{
+  public:
+    explicit SeenValues(const std::unordered_map<uint64_t, DataMessage::Item>& seen)
+        : m_seen(seen)
+    {
+    }
+    uint64_t Value(uint64_t key) const override
+    {
+        const auto it = m_seen.find(key);
+        return it == m_seen.end() ? 0 : it->second.value;
+    }
+
+  private:
+    const std::unordered_map<uint64_t, DataMessage::Item>& m_seen;
+};
+
+WorkerThread::ClientSlot*
+WorkerThread::MySlot(uint32_t txnId)
+{
+    const SlotLayout& slots = m_cluster.Slots();
+    const uint32_t slot = SlotOf(txnId);
+    if (slots.HostOf(slot) != m_host || slots.ThreadOf(slot) != m_thread)
+    {
+        return nullptr;
+    }
+    ClientSlot& mine = m_clientSlots[slots.IndexOf(slot)];
+    return mine.txnId == txnId && mine.stage != Stage::Idle ? &mine : nullptr;
+}
+
+DataMessage
+WorkerThread::NewMessage(DataMessage::Kind kind, MsgType wireType, const ClientSlot& slot) const
+{
+    DataMessage message;
+    message.kind = kind;
+    message.wireType = wireType;
+    message.txnId = slot.txnId;
+    message.retry = slot.retry;
+    message.srcHost = m_host;
+    message.plan = slot.plan;
+    message.bytes = kHeaderBytes;
+    return message;
+}
+
+void
+WorkerThread::BeginAttempt(ClientSlot& slot)
+{
+    const ClusterConfig& config = m_cluster.Config();
+    if (!slot.inTransaction)
+    {
+        if (NowPs() >= config.stopPs)
+        {
+            slot.stage = Stage::Idle;
+            return;
+        }
+        m_cluster.Workload().Next(ClientId(), m_rng, slot.txn);
+        slot.logical = m_logicals++;
+        slot.beganPs = NowPs();
+        slot.inTransaction = true;
+        slot.retry = false;
+    }
+    if (++slot.counter == 0)
+    {
+        slot.counter = 1;  // txn id 0 stands for no attempt
+    }
+    slot.txnId = MakeTxnId(m_cluster.Slots().Slot(m_host, m_thread, slot.index), slot.counter);
+    slot.plan.reset();
+    slot.seen.clear();
+    slot.readOnlyValues.clear();
+    ++m_cluster.Stats().attempts;
+    if (config.mode == Mode::InServer)
+    {
+        // The gatherer's slot becomes this attempt's; it drops the earlier one's messages.
+        ControlHeader init;
+        init.type = MsgType::Init;
+        init.retry = slot.retry;
+        init.txnId = slot.txnId;
+        m_cluster.SendControl(m_host, m_cluster.Route()->GatherHost(m_host), m_thread, init);
+    }
+    // The keys read depend only on the arguments: execute once to learn them.
+    m_accesses.clear();
+    m_cluster.Workload().Execute(slot.txn, SeenValues(slot.seen), m_accesses);
+    const bool writes = std::any_of(m_accesses.begin(), m_accesses.end(), [](const auto& a) {
+        return a.type == txn::AccessType::Write;
+    });
+    if (!writes)
+    {
+        StartReadOnly(slot, m_accesses);
+        return;
+    }
+    slot.stage = Stage::Executing;
+    SendReads(slot, m_accesses);
+}
+
+void
+WorkerThread::SendReads(ClientSlot& slot, const std::vector<txn::Access>& accesses)
+{
+    std::map<uint32_t, DataMessage> requests;  // by primary host
+    for (const txn::Access& access : accesses)
+    {
+        if (access.type != txn::AccessType::Read)
+        {
+            continue;
+        }
+        const uint32_t host = m_cluster.GetPlacement().Primary(
+            m_cluster.Workload().PartitionOf(access.key));
+        auto [it, fresh] = requests.try_emplace(host);
+        if (fresh)
+        {
+            it->second = NewMessage(DataMessage::Kind::ReadRequest, MsgType::Read, slot);
+            it->second.plan.reset();
+        }
+        it->second.items.push_back(DataMessage::Item{access.key, 0, 0});
+    }
+    slot.readsPending = static_cast<uint32_t>(requests.size());
+    if (requests.empty())
+    {
+        StartCommit(slot);
+        return;
+    }
+    for (auto& [host, request] : requests)
+    {
+        request.bytes = kHeaderBytes + static_cast<uint32_t>(request.items.size()) * 8;
+        m_cluster.SendData(m_host, host, m_thread, request);
+    }
+}
+
+void
+WorkerThread::OnReadReply(ClientSlot& slot, const DataMessage& message)
+{
+    if (slot.stage != Stage::Executing)
+    {
+        return;
+    }
+    for (const DataMessage::Item& item : message.items)
+    {
+        slot.seen[item.key] = item;
+    }
+    if (--slot.readsPending == 0)
+    {
+        StartCommit(slot);
+    }
+}
+
+void
+WorkerThread::BuildShape(TxnPlan& plan) const
+{
+    const Placement& placement = m_cluster.GetPlacement();
+    for (const PlanOp& op : plan.ops)
+    {
+        if (op.type == txn::AccessType::Write)
+        {
+            plan.writePrimaries.push_back(placement.Primary(op.shard));
+            for (uint32_t k = 1; k < placement.replication; ++k)
+            {
+                plan.writeBackups.push_back(placement.Backup(op.shard, k));
+            }
+        }
+        else if (!op.alsoWritten)
+        {
+            plan.readPrimaries.push_back(placement.Primary(op.shard));
+        }
+    }
+    SortUnique(plan.writePrimaries);
+    SortUnique(plan.writeBackups);
+    SortUnique(plan.readPrimaries);
+    plan.participants = plan.writePrimaries;
+    plan.participants.insert(plan.participants.end(), plan.writeBackups.begin(),
+                             plan.writeBackups.end());
+    plan.participants.insert(plan.participants.end(), plan.readPrimaries.begin(),
+                             plan.readPrimaries.end());
+    SortUnique(plan.participants);
+}
+
+void
+WorkerThread::StartCommit(ClientSlot& slot)
+{
+    m_accesses.clear();
+    m_cluster.Workload().Execute(slot.txn, SeenValues(slot.seen), m_accesses);
+    auto plan = std::make_shared<TxnPlan>();
+    plan->txnId = slot.txnId;
+    plan->clientHost = m_host;
+    plan->thread = m_thread;
+    plan->client = ClientId();
+    plan->attempt = m_attempts++;
+    plan->kind = slot.txn.kind;
+    plan->retry = slot.retry;
+    // One read (the first access, if a read) and one write (the last value) per key.
+    std::unordered_map<uint64_t, size_t> writeAt;
+    std::unordered_map<uint64_t, bool> accessed;
+    for (const txn::Access& access : m_accesses)
+    {
+        const uint32_t shard = m_cluster.Workload().PartitionOf(access.key);
+        if (access.type == txn::AccessType::Write)
+        {
+            accessed[access.key] = true;
+            const auto it = writeAt.find(access.key);
+            if (it != writeAt.end())
+            {
+                plan->ops[it->second].value = access.value;
+                continue;
+            }
+            writeAt[access.key] = plan->ops.size();
+            plan->ops.push_back(PlanOp{access.type, access.key, access.value, 0, shard, false});
+            continue;
+        }
+        if (!accessed.emplace(access.key, true).second)
+        {
+            continue;  // read again, or after its own write
+        }
+        const auto seen = slot.seen.find(access.key);
+        const uint64_t version = seen == slot.seen.end() ? 0 : seen->second.version;
+        plan->ops.push_back(
+            PlanOp{txn::AccessType::Read, access.key, access.value, version, shard, false});
+    }
+    for (PlanOp& op : plan->ops)
+    {
+        op.alsoWritten = op.type == txn::AccessType::Read && writeAt.count(op.key) > 0;
+    }
+    BuildShape(*plan);
+    std::vector<uint32_t> primaries = plan->writePrimaries;
+    primaries.insert(primaries.end(), plan->readPrimaries.begin(), plan->readPrimaries.end());
+    SortUnique(primaries);
+    // A single-shard transaction skips the gatherer ([D] 17): its client drives it by RPC.
+    plan->serverDriven = m_cluster.Config().mode == Mode::Fasst || primaries.size() == 1;
+    slot.plan = plan;
+    LogRequest(slot, NowPs() / kPsPerNs);
+    slot.stage = Stage::Committing;
+    ArmTimer(slot);
+    SendPlan(slot);
+}
+
+void
+WorkerThread::StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& accesses)
+{
+    auto plan = std::make_shared<TxnPlan>();
+    plan->txnId = slot.txnId;
+    plan->clientHost = m_host;
+    plan->thread = m_thread;
+    plan->client = ClientId();
+    plan->attempt = m_attempts++;
+    plan->kind = slot.txn.kind;
+    plan->retry = slot.retry;
+    plan->readOnly = true;
+    std::unordered_map<uint64_t, bool> accessed;
+    for (const txn::Access& access : accesses)
+    {
+        if (accessed.emplace(access.key, true).second)
+        {
+            const uint32_t shard = m_cluster.Workload().PartitionOf(access.key);
+            plan->ops.push_back(PlanOp{txn::AccessType::Read, access.key, 0, 0, shard, false});
+        }
+    }
+    BuildShape(*plan);
+    plan->serverDriven = m_cluster.Config().mode == Mode::Fasst ||
+                         plan->readPrimaries.size() == 1;
+    slot.plan = plan;
+    slot.stage = Stage::Committing;
+    slot.phase = Phase::VersionCopy;
+    slot.replies = 0;
+    ArmTimer(slot);
+    // The request is logged once the values are known (at the answer), with this time.
+    slot.sentPs = NowPs();
+    for (uint32_t host : plan->readPrimaries)
+    {
+        m_cluster.SendData(m_host, host, m_thread,
+                           NewMessage(DataMessage::Kind::Plan, MsgType::LockRequest, slot));
+    }
+}
+
+void
+WorkerThread::SendPlan(ClientSlot& slot)
+{
+    const TxnPlan& plan = *slot.plan;
+    slot.phase = Phase::Lock;
+    slot.replies = 0;
+    const auto bytesFor = [&plan](uint32_t host) {
+        uint32_t items = 0;
+        for (const PlanOp& op : plan.ops)
+        {
+            items += op.shard == host ? 1 : 0;
+        }
+        return kHeaderBytes + items * kItemBytes;
+    };
+    const std::vector<uint32_t>& targets = plan.serverDriven ? plan.writePrimaries
+                                                             : plan.participants;
+    for (uint32_t host : targets)
+    {
+        const bool lockOrValidate =
+            Contains(plan.writePrimaries, host) || Contains(plan.readPrimaries, host);
+        DataMessage message = NewMessage(
+            DataMessage::Kind::Plan,
+            lockOrValidate ? MsgType::LockRequest : MsgType::WriteData, slot);
+        message.bytes = bytesFor(host);
+        m_cluster.SendData(m_host, host, m_thread, message);
+    }
+}
+
+void
+WorkerThread::OnPhaseReply(ClientSlot& slot, const DataMessage& message)
+{
+    if (slot.stage != Stage::Committing)
+    {
+        return;
+    }
+    const TxnPlan& plan = *slot.plan;
+    if (message.command == MsgType::Fail)
+    {
+        ++(slot.phase == Phase::Lock ? m_cluster.Stats().lockFails
+                                     : m_cluster.Stats().validateFails);
+        Aborted(slot);
+        return;
+    }
+    if (message.command != ReplyOf(slot.phase) ||
+        ++slot.replies < Members(plan, slot.phase).size())
+    {
+        return;
+    }
+    const Phase next = NextPhase(plan, slot.phase);
+    if (next == Phase::Done)
+    {
+        Committed(slot);
+        return;
+    }
+    const MsgType command = ReplyOf(slot.phase);
+    slot.phase = next;
+    slot.replies = 0;
+    for (uint32_t host : Members(plan, next))
+    {
+        DataMessage request = NewMessage(DataMessage::Kind::Command, command, slot);
+        request.command = command;
+        m_cluster.SendData(m_host, host, m_thread, request);
+    }
+}
+
+void
+WorkerThread::OnClientControl(ClientSlot& slot, const ControlHeader& header)
+{
+    if (slot.stage != Stage::Committing || header.txnId != slot.txnId)
+    {
+        return;
+    }
+    if (header.type == MsgType::CommitOk)
+    {
+        Committed(slot);
+    }
+    else if (header.type == MsgType::Fail)
+    {
+        ++m_cluster.Stats().lockFails;
+        Aborted(slot);
+    }
+}
+
+void
+WorkerThread::OnReadOnlyResult(ClientSlot& slot, const DataMessage& message)
+{
+    if (slot.stage != Stage::Committing)
+    {
+        return;
+    }
+    if (!message.flag)
+    {
+        ++m_cluster.Stats().validateFails;
+        Aborted(slot);
+        return;
+    }
+    slot.readOnlyValues.insert(slot.readOnlyValues.end(), message.items.begin(),
+                               message.items.end());
+    if (++slot.replies == slot.plan->readPrimaries.size())
+    {
+        Committed(slot);
+    }
+}
+
+void
+WorkerThread::ArmTimer(ClientSlot& slot)
+{
+    slot.timer.Cancel();
+    const uint32_t index = slot.index;
+    const uint32_t txnId = slot.txnId;
+    slot.timer = ns3::Simulator::Schedule(Ps(m_cluster.Config().timeoutPs), [this, index, txnId] {
+        WorkItem item;
+        item.kind = WorkItem::Kind::Timeout;
+        item.priorityClass = contract::CLASS_HIGH;
+        item.slot = index;
+        item.txnId = txnId;
+        Enqueue(std::move(item));
+    });
+}
+
+void
+WorkerThread::OnTimeout(ClientSlot& slot)
+{
+    ++m_cluster.Stats().timeouts;
+    const TxnPlan& plan = *slot.plan;
+    if (plan.readOnly)
+    {
+        Aborted(slot);  // nothing to resolve: no replica changed
+        return;
+    }
+    // Resolution (§3.5 and [D] 4): fence every write replica, then commit iff one of them
+    // had installed the attempt (which they do only after every validation succeeded).
+    slot.stage = Stage::Fencing;
+    slot.replies = 0;
+    slot.anyCommitted = false;
+    slot.retry = true;
+    for (uint32_t host : plan.participants)
+    {
+        if (Contains(plan.writePrimaries, host) || Contains(plan.writeBackups, host))
+        {
+            m_cluster.SendData(m_host, host, m_thread,
+                               NewMessage(DataMessage::Kind::Fence, MsgType::Abort, slot));
+        }
+    }
+}
+
+void
+WorkerThread::OnFenceReply(ClientSlot& slot, const DataMessage& message)
+{
+    if (slot.stage != Stage::Fencing)
+    {
+        return;
+    }
+    slot.anyCommitted = slot.anyCommitted || message.flag;
+    const TxnPlan& plan = *slot.plan;
+    size_t writers = 0;
+    for (uint32_t host : plan.participants)
+    {
+        writers += Contains(plan.writePrimaries, host) || Contains(plan.writeBackups, host);
+    }
+    if (++slot.replies < writers)
+    {
+        return;
+    }
+    if (slot.anyCommitted)
+    {
+        ++m_cluster.Stats().resolvedCommit;
+        SendDecide(slot, true);
+        Committed(slot);
+    }
+    else
+    {
+        ++m_cluster.Stats().resolvedAbort;
+        Aborted(slot);
+    }
+}
+
+void
+WorkerThread::SendDecide(ClientSlot& slot, bool commit)
+{
+    for (uint32_t host : slot.plan->participants)
+    {
+        DataMessage decide = NewMessage(DataMessage::Kind::Decide, MsgType::Abort, slot);
+        decide.flag = commit;
+        m_cluster.SendData(m_host, host, m_thread, decide);
+    }
+}
+
+void
+WorkerThread::Committed(ClientSlot& slot)
+{
+    slot.timer.Cancel();
+    ClusterStats& stats = m_cluster.Stats();
+    ++stats.committed;
+    ++stats.committedByKind[slot.txn.kind];
+    stats.latenciesPs.push_back(NowPs() - slot.beganPs);
+    const TxnPlan& plan = *slot.plan;
+    m_cluster.Recorder().Settle(plan.client, plan.attempt, true);
+    if (plan.readOnly)
+    {
+        LogRequest(slot, slot.sentPs / kPsPerNs);
+    }
+    LogAnswer(slot, true);
+    slot.inTransaction = false;
+    slot.stage = Stage::Idle;
+    WorkItem next;
+    next.kind = WorkItem::Kind::Begin;
+    next.slot = slot.index;
+    Enqueue(std::move(next));
+}
+
+void
+WorkerThread::Aborted(ClientSlot& slot)
+{
+    slot.timer.Cancel();
+    const TxnPlan& plan = *slot.plan;
+    m_cluster.Recorder().Settle(plan.client, plan.attempt, false);
+    if (plan.readOnly)
+    {
+        slot.readOnlyValues.clear();  // the values are unknown: logged as 0, no version
+        LogRequest(slot, slot.sentPs / kPsPerNs);
+    }
+    else
+    {
+        SendDecide(slot, false);
+    }
+    LogAnswer(slot, false);
+    slot.retry = true;  // §3.4.1: a retrying transaction's messages go first
+    slot.stage = Stage::Idle;
+    WorkItem next;
+    next.kind = WorkItem::Kind::Begin;
+    next.priorityClass = contract::CLASS_HIGH;
+    next.slot = slot.index;
+    Enqueue(std::move(next));
+}
+
+void
+WorkerThread::LogRequest(const ClientSlot& slot, int64_t timeNs)
+{
+    CsvWriter* log = m_cluster.ClientLog();
+    if (!log)
+    {
+        return;
+    }
+    const TxnPlan& plan = *slot.plan;
+    m_historyOps.clear();
+    for (const PlanOp& op : plan.ops)
+    {
+        txn::HistoryOp h{op.type, op.key, op.value, std::nullopt};
+        if (op.type == txn::AccessType::Read)
+        {
+            if (plan.readOnly)
+            {
+                h.value = 0;
+                for (size_t i = 0; i < slot.readOnlyValues.size(); ++i)
+                {
+                    if (slot.readOnlyValues[i].key == op.key)
+                    {
+                        h.value = slot.readOnlyValues[i].value;
+                        h.version = slot.readOnlyValues[i].version;
+                    }
+                }
+            }
+            else
+            {
+                h.version = op.version;
+            }
+        }
+        m_historyOps.push_back(h);
+    }
+    txn::LogClient(*log, plan.client, plan.attempt, slot.logical,
+                   m_cluster.Workload().KindNames()[plan.kind], txn::Event::Send,
+                   txn::By::Client, m_historyOps, timeNs);
+}
+
+void
+WorkerThread::LogAnswer(const ClientSlot& slot, bool commit)
+{
+    CsvWriter* log = m_cluster.ClientLog();
+    if (!log)
+    {
+        return;
+    }
+    const TxnPlan& plan = *slot.plan;
+    m_historyOps.clear();
+    for (const PlanOp& op : plan.ops)
+    {
+        m_historyOps.push_back(txn::HistoryOp{op.type, op.key, op.value, std::nullopt});
+    }
+    txn::LogClient(*log, plan.client, plan.attempt, slot.logical,
+                   m_cluster.Workload().KindNames()[plan.kind],
+                   commit ? txn::Event::Commit : txn::Event::Abort, txn::By::Server,
+                   m_historyOps, NowPs() / kPsPerNs);
+}
+
+} // namespace incsim::switchtx

@@ -1,0 +1,281 @@
+#include "protocols/switchtx/worker-thread.h"
+
+#include "sim/core/sim-time.h"
+#include "sim/host/host-cpu.h"
+#include "sim/host/host-node.h"
+#include "sim/runner/world.h"
+
+#include <algorithm>
+
+namespace incsim::switchtx
+{
+
+WorkerThread::WorkerThread(Cluster& cluster, uint32_t host, uint32_t thread, Rng rng)
+    : m_cluster(cluster),
+      m_host(host),
+      m_thread(thread),
+      m_rng(rng)
+{
+    m_clientSlots.resize(cluster.Config().mpl);
+    for (uint32_t i = 0; i < m_clientSlots.size(); ++i)
+    {
+        m_clientSlots[i].index = i;
+    }
+}
+
+void
+WorkerThread::Start()
+{
+    for (ClientSlot& slot : m_clientSlots)
+    {
+        const uint32_t index = slot.index;
+        ns3::Simulator::Schedule(Ps(m_cluster.Config().startPs), [this, index] {
+            WorkItem item;
+            item.kind = WorkItem::Kind::Begin;
+            item.slot = index;
+            Enqueue(std::move(item));
+        });
+    }
+}
+
+void
+WorkerThread::Enqueue(WorkItem item)
+{
+    m_incoming.push_back(std::move(item));
+    if (!m_busy)
+    {
+        ServeNext();
+    }
+}
+
+void
+WorkerThread::ServeNext()
+{
+    if (m_next == m_batch.size())
+    {
+        // The next batch: everything that arrived meanwhile (§3.4.1's batch sort).
+        m_batch.clear();
+        m_next = 0;
+        std::swap(m_batch, m_incoming);
+        if (m_batch.empty())
+        {
+            m_busy = false;
+            return;
+        }
+        if (m_cluster.Config().reorder)
+        {
+            std::stable_sort(m_batch.begin(), m_batch.end(),
+                             [](const WorkItem& a, const WorkItem& b) {
+                                 return a.priorityClass > b.priorityClass;
+                             });
+        }
+    }
+    m_busy = true;
+    const Function function = FunctionOf(m_batch[m_next]);
+    const int64_t costPs = m_cluster.Config().costPs[static_cast<size_t>(function)];
+    ClusterStats& stats = m_cluster.Stats();
+    stats.cpuPs[static_cast<size_t>(function)] += costPs;
+    ++stats.jobs[static_cast<size_t>(function)];
+    m_cluster.GetWorld().Host(m_host).Cpu().Execute(costPs, [this] { Finish(); });
+}
+
+void
+WorkerThread::Finish()
+{
+    const WorkItem item = std::move(m_batch[m_next]);
+    ++m_next;
+    if (m_cluster.GetWorld().Host(m_host).IsUp())
+    {
+        Handle(item);
+    }
+    ServeNext();
+}
+
+Function
+WorkerThread::FunctionOf(const WorkItem& item) const
+{
+    const auto byCommand = [](MsgType type) {
+        switch (type)
+        {
+        case MsgType::LockOk:
+        case MsgType::VersionCopyOk:
+            return Function::Validate;
+        case MsgType::ValidateOk:
+            return Function::CommitBackup;
+        case MsgType::ReplicateOk:
+            return Function::CommitPrimary;
+        case MsgType::CommitOk:
+            return Function::Reply;
+        case MsgType::Fail:
+            return Function::Abort;
+        default:
+            return Function::Gather;
+        }
+    };
+    switch (item.kind)
+    {
+    case WorkItem::Kind::Begin:
+        return Function::Execute;
+    case WorkItem::Kind::Timeout:
+        return Function::Abort;
+    case WorkItem::Kind::Control:
+        if (m_cluster.Config().mode == Mode::InServer && !item.control.down)
+        {
+            return Function::Gather;
+        }
+        return byCommand(item.control.type);
+    case WorkItem::Kind::Data:
+        break;
+    }
+    switch (item.data.kind)
+    {
+    case DataMessage::Kind::ReadRequest:
+        return Function::Read;
+    case DataMessage::Kind::ReadReply:
+    case DataMessage::Kind::ReadOnlyResult:
+        return Function::Reply;
+    case DataMessage::Kind::Plan:
+        return item.data.plan->readOnly ? Function::Validate : Function::Lock;
+    case DataMessage::Kind::Command:
+        return byCommand(item.data.command);
+    case DataMessage::Kind::PhaseReply:
+    case DataMessage::Kind::FenceReply:
+        return Function::Gather;
+    case DataMessage::Kind::Fence:
+    case DataMessage::Kind::Decide:
+        return Function::Abort;
+    }
+    return Function::Gather;
+}
+
+void
+WorkerThread::Handle(const WorkItem& item)
+{
+    switch (item.kind)
+    {
+    case WorkItem::Kind::Begin:
+        BeginAttempt(m_clientSlots[item.slot]);
+        return;
+    case WorkItem::Kind::Timeout: {
+        ClientSlot& slot = m_clientSlots[item.slot];
+        if (slot.txnId == item.txnId && slot.stage == Stage::Committing)
+        {
+            OnTimeout(slot);
+        }
+        return;
+    }
+    case WorkItem::Kind::Control:
+        HandleControl(item);
+        return;
+    case WorkItem::Kind::Data:
+        HandleData(item);
+        return;
+    }
+}
+
+void
+WorkerThread::HandleControl(const WorkItem& item)
+{
+    const ControlHeader& header = item.control;
+    if (m_cluster.Config().mode == Mode::InServer && !header.down)
+    {
+        Gather(item);
+        return;
+    }
+    if (header.type == MsgType::CommitOk)
+    {
+        if (ClientSlot* slot = MySlot(header.txnId))
+        {
+            OnClientControl(*slot, header);
+        }
+        return;
+    }
+    OnCommand(header.txnId, header.type, header.retry);
+    if (header.type == MsgType::Fail)
+    {
+        if (ClientSlot* slot = MySlot(header.txnId))
+        {
+            OnClientControl(*slot, header);
+        }
+    }
+}
+
+void
+WorkerThread::HandleData(const WorkItem& item)
+{
+    const DataMessage& message = item.data;
+    switch (message.kind)
+    {
+    case DataMessage::Kind::ReadRequest:
+        ServeRead(item.srcHost, message);
+        return;
+    case DataMessage::Kind::Plan:
+        OnPlan(item.srcHost, message);
+        return;
+    case DataMessage::Kind::Command:
+        OnPlan(item.srcHost, message);
+        OnCommand(message.txnId, message.command, message.retry);
+        return;
+    case DataMessage::Kind::Fence:
+        OnFence(item.srcHost, message);
+        return;
+    case DataMessage::Kind::Decide:
+        OnDecide(message);
+        return;
+    default:
+        break;
+    }
+    ClientSlot* slot = MySlot(message.txnId);
+    if (!slot)
+    {
+        return;  // an answer to an attempt this client has left
+    }
+    switch (message.kind)
+    {
+    case DataMessage::Kind::ReadReply:
+        OnReadReply(*slot, message);
+        return;
+    case DataMessage::Kind::PhaseReply:
+        OnPhaseReply(*slot, message);
+        return;
+    case DataMessage::Kind::FenceReply:
+        OnFenceReply(*slot, message);
+        return;
+    case DataMessage::Kind::ReadOnlyResult:
+        OnReadOnlyResult(*slot, message);
+        return;
+    default:
+        return;
+    }
+}
+
+void
+WorkerThread::Gather(const WorkItem& item)
+{
+    ControlHeader header = item.control;
+    const GasSlice& slice = header.slices[0];
+    const GasEngine::Action action = m_cluster.Engine(m_host).Process(header, slice);
+    if (action == GasEngine::Action::Drop)
+    {
+        return;
+    }
+    header.down = true;
+    const SlotLayout& slots = m_cluster.Slots();
+    const uint32_t clientHost = slots.HostOf(SlotOf(header.txnId));
+    if (action == GasEngine::Action::ToClient)
+    {
+        m_cluster.SendControl(m_host, clientHost, m_thread, header);
+        return;
+    }
+    for (uint32_t host : m_cluster.Route()->GroupHosts(slice.scatterGroup))
+    {
+        // Like the switch's egress, a fail does not go back to its sender.
+        if (header.type == MsgType::Fail && host == item.srcHost)
+        {
+            continue;
+        }
+        m_cluster.SendControl(m_host, host, m_thread, header);
+    }
+}
+
+} // namespace incsim::switchtx

@@ -1,0 +1,157 @@
+#ifndef INCSIM_SWITCHTX_WORKER_THREAD_H
+#define INCSIM_SWITCHTX_WORKER_THREAD_H
+
+#include "protocols/switchtx/server-log.h"
+#include "protocols/switchtx/switchtx-cluster.h"
+#include "sim/core/rng.h"
+
+#include <ns3/event-id.h>
+
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace incsim::switchtx
+{
+
+/// One worker thread of a server (§3.1's symmetric model): a client that runs its own
+/// transactions (up to `mpl` at once, one per client slot) and a participant in everyone's.
+/// Its messages wait in its own receive queue and it serves them one at a time, each for its
+/// function's CPU cost on the host CPU (so a thread is served by one core at a time; threads
+/// share the host's cores). With +Reorder it drains its queue in batches, each sorted by
+/// priority class (§3.4.1); otherwise in arrival order.
+class WorkerThread
+{
+  public:
+    WorkerThread(Cluster& cluster, uint32_t host, uint32_t thread, Rng rng);
+
+    void Start();
+    void Enqueue(WorkItem item);
+
+  private:
+    // ---- queue and CPU (worker-thread.cc)
+    void ServeNext();
+    void Finish();
+    Function FunctionOf(const WorkItem& item) const;
+    void Handle(const WorkItem& item);
+    void HandleControl(const WorkItem& item);
+    void HandleData(const WorkItem& item);
+
+    // ---- participant (participant.cc)
+    /// What a participant keeps of one client slot's current attempt: the coordination log
+    /// of §3.2.1 (the attempt's write keys and shards are in the plan) and its state here.
+    struct Participation
+    {
+        uint32_t txnId = 0;
+        PlanPtr plan;
+        bool locked = false;             ///< W_P: holds its write locks
+        bool primaryCommitted = false;   ///< W_P: installed
+        bool backupHeld = false;         ///< W_B: installed the write data (commit backup)
+        bool fenced = false;             ///< resolution: take no more phase commands
+        bool over = false;               ///< aborted or decided
+        int64_t lockedPs = 0;
+        bool hasRow = false;             ///< a pending primary decision in the log
+        ServerLog::Handle row = 0;
+        std::vector<uint64_t> copiedVersions;  ///< read-only: version copy
+        /// A command that came before the plan (another path than the plan's RC message).
+        uint32_t earlyTxnId = 0;
+        MsgType earlyCommand = MsgType::Init;
+    };
+    Participation& Slot(uint32_t txnId);
+    /// The participation of `txnId`, or null if the slot is on another attempt.
+    Participation* Current(uint32_t txnId);
+    void OnPlan(uint32_t src, const DataMessage& message);
+    void OnCommand(uint32_t txnId, MsgType command, bool retry);
+    void DoPhase(Participation& p, Phase phase);
+    void Lock(Participation& p);
+    void Validate(Participation& p);
+    void CommitBackup(Participation& p);
+    void CommitPrimary(Participation& p);
+    void VersionCopy(Participation& p);
+    void ValidateRead(Participation& p);
+    void Release(Participation& p);
+    void OnFence(uint32_t src, const DataMessage& message);
+    void OnDecide(const DataMessage& message);
+    void ServeRead(uint32_t src, const DataMessage& message);
+    /// Sends a phase reply (or fail) the way the mode coordinates.
+    void ReplyPhase(const Participation& p, MsgType type);
+    void Gather(const WorkItem& item);
+    void LogInstall(const TxnPlan& plan, uint32_t shard, uint32_t replica, ShardStore& store,
+                    ServerLog::Handle* pendingRow);
+
+    // ---- client (txn-client.cc)
+    enum class Stage : uint8_t
+    {
+        Idle,
+        Executing,
+        Committing,
+        Fencing
+    };
+    struct ClientSlot
+    {
+        uint32_t index = 0;
+        uint16_t counter = 0;
+        Stage stage = Stage::Idle;
+        uint32_t txnId = 0;
+        bool retry = false;
+        bool inTransaction = false;  ///< a logical transaction has begun and not committed
+        txn::Transaction txn;
+        uint64_t logical = 0;
+        int64_t beganPs = 0;
+        int64_t sentPs = 0;  ///< read-only: when the attempt was sent
+        uint32_t readsPending = 0;
+        std::unordered_map<uint64_t, DataMessage::Item> seen;
+        std::shared_ptr<TxnPlan> plan;
+        Phase phase = Phase::Done;  ///< FaSST, read-only: the phase being gathered
+        uint32_t replies = 0;
+        bool anyCommitted = false;  ///< resolution: a fence reply said committed
+        std::vector<DataMessage::Item> readOnlyValues;
+        ns3::EventId timer;
+    };
+    class SeenValues;
+    void BeginAttempt(ClientSlot& slot);
+    void SendReads(ClientSlot& slot, const std::vector<txn::Access>& accesses);
+    void OnReadReply(ClientSlot& slot, const DataMessage& message);
+    void StartCommit(ClientSlot& slot);
+    void StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& accesses);
+    void BuildShape(TxnPlan& plan) const;
+    void SendPlan(ClientSlot& slot);
+    void OnPhaseReply(ClientSlot& slot, const DataMessage& message);
+    void OnClientControl(ClientSlot& slot, const ControlHeader& header);
+    void OnReadOnlyResult(ClientSlot& slot, const DataMessage& message);
+    void OnTimeout(ClientSlot& slot);
+    void OnFenceReply(ClientSlot& slot, const DataMessage& message);
+    void Committed(ClientSlot& slot);
+    /// Aborts the attempt (every participant told over RC) and retries it.
+    void Aborted(ClientSlot& slot);
+    void SendDecide(ClientSlot& slot, bool commit);
+    void LogRequest(const ClientSlot& slot, int64_t timeNs);
+    void LogAnswer(const ClientSlot& slot, bool commit);
+    void ArmTimer(ClientSlot& slot);
+    /// The client slot of `txnId` if it is this thread's and on that attempt.
+    ClientSlot* MySlot(uint32_t txnId);
+    DataMessage NewMessage(DataMessage::Kind kind, MsgType wireType, const ClientSlot& slot) const;
+    uint32_t ClientId() const { return m_host * m_cluster.Config().threads + m_thread; }
+
+    Cluster& m_cluster;
+    uint32_t m_host;
+    uint32_t m_thread;
+    Rng m_rng;
+
+    std::vector<WorkItem> m_incoming;  ///< arrived since the current batch was taken
+    std::vector<WorkItem> m_batch;
+    size_t m_next = 0;  ///< next item of m_batch
+    bool m_busy = false;
+
+    std::vector<ClientSlot> m_clientSlots;
+    std::unordered_map<uint32_t, Participation> m_participations;  ///< by client slot
+    uint64_t m_attempts = 0;
+    uint64_t m_logicals = 0;
+    std::vector<txn::Access> m_accesses;       ///< scratch
+    std::vector<txn::HistoryOp> m_historyOps;  ///< scratch
+};
+
+} // namespace incsim::switchtx
+
+#endif
