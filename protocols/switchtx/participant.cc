@@ -202,7 +202,8 @@ WorkerThread::Validate(Participation& p)
     for (const PlanOp& op : plan.ops)
     {
         if (op.shard == m_host && op.type == txn::AccessType::Read && !op.alsoWritten &&
-            !store.Validate(op.key, op.version, p.txnId))
+            !store.Validate(op.key, op.version, p.txnId) &&
+            m_cluster.Config().fault != Fault::ValidatorSkipsCheck)
         {
             Release(p);
             p.over = true;
@@ -263,7 +264,7 @@ WorkerThread::CommitBackup(Participation& p)
             {
                 continue;
             }
-            const uint64_t version = m_cluster.Config().brokenBackups
+            const uint64_t version = m_cluster.Config().fault == Fault::BackupSkipsInstall
                                          ? store.Get(op.key).version + 1
                                          : store.Install(op.key, op.value);
             ops.push_back(txn::HistoryOp{op.type, op.key, op.value, version});
@@ -271,7 +272,6 @@ WorkerThread::CommitBackup(Participation& p)
         log.Settle(row, true);
     }
     p.backupHeld = true;
-    m_cluster.Recorder().Settle(plan.client, plan.attempt, true);
 }
 
 void
@@ -427,14 +427,20 @@ void
 WorkerThread::OnDecide(const DataMessage& message)
 {
     Participation* p = Current(message.txnId);
-    if (!p || (p->over && !p->fenced))
+    const bool live = p && (!p->over || p->fenced);
+    if (!message.flag)
     {
+        if (live)
+        {
+            Release(*p);
+            p->over = true;
+        }
         return;
     }
-    const TxnPlan& plan = *p->plan;
-    if (message.flag)
+    // Committed: finish what the lost control messages did not, and say so.
+    const TxnPlan& plan = *message.plan;
+    if (live)
     {
-        // Committed: finish what the lost control messages did not.
         if (!p->backupHeld && Contains(plan.writeBackups, m_host))
         {
             CommitBackup(*p);
@@ -443,12 +449,20 @@ WorkerThread::OnDecide(const DataMessage& message)
         {
             CommitPrimary(*p);
         }
+        p->over = true;
     }
-    else
+    if (Contains(plan.writePrimaries, m_host) || Contains(plan.writeBackups, m_host))
     {
-        Release(*p);
+        DataMessage reply;
+        reply.kind = DataMessage::Kind::FenceReply;
+        reply.wireType = MsgType::Abort;
+        reply.txnId = message.txnId;
+        reply.retry = true;
+        reply.flag = true;
+        reply.srcHost = m_host;
+        reply.bytes = kHeaderBytes;
+        m_cluster.SendData(m_host, plan.clientHost, m_thread, reply);
     }
-    p->over = true;
 }
 
 void
@@ -487,6 +501,12 @@ WorkerThread::ReplyPhase(const Participation& p, MsgType type)
         reply.srcHost = m_host;
         reply.bytes = kHeaderBytes;
         m_cluster.SendData(m_host, plan.clientHost, m_thread, reply);
+        return;
+    }
+    if (type == MsgType::CommitOk && m_cluster.Config().fault == Fault::LoseFirstCommitOk &&
+        !m_lostCommitOk)
+    {
+        m_lostCommitOk = true;
         return;
     }
     ControlHeader header;

@@ -21,7 +21,7 @@ namespace incsim::switchtx
 /// takes its place when the server makes it; a primary that validates reads takes it at the
 /// validation, its serialization point there, though whether the transaction commits is known
 /// only later (a read-only participant never learns it: the client's outcome, or the first
-/// install of the attempt anywhere, settles it; see HistoryRecorder). So a decision can be
+/// install at a primary, settles it; see HistoryRecorder). So a decision can be
 /// pending: rows are written, and numbered, once every decision before them is settled, and
 /// a decision that turns out aborted is left out.
 class ServerLog
@@ -65,9 +65,9 @@ class ServerLog
 };
 
 /// Settles read-only participants' pending decisions from what only the whole system knows:
-/// an attempt committed once any replica installed it (the switch had gathered every
-/// validate_ok) or its client was told so (read-only attempts); it aborted when its client
-/// decided so.
+/// an attempt committed once a primary installed it (every validate_ok had been gathered, and
+/// its writes are visible) or its client was told so (read-only attempts); it aborted when its
+/// client decided so.
 class HistoryRecorder
 {
   public:

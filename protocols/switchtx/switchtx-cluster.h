@@ -50,6 +50,15 @@ enum class Function : uint8_t
 const char* FunctionName(Function function);
 constexpr size_t kFunctions = static_cast<size_t>(Function::kCount);
 
+/// Faults injected for tests (/protocol/params/fault).
+enum class Fault
+{
+    None,
+    BackupSkipsInstall,   ///< negative control: backups acknowledge without installing
+    ValidatorSkipsCheck,  ///< negative control: validators accept any read
+    LoseFirstCommitOk     ///< each thread's first commit_ok is lost
+};
+
 struct ClusterConfig
 {
     Mode mode = Mode::Fasst;
@@ -62,9 +71,7 @@ struct ClusterConfig
     int64_t startPs = 0;
     int64_t stopPs = 0;
     std::array<int64_t, kFunctions> costPs{};
-    /// Negative control for the checker: backups acknowledge commit-backup without
-    /// installing (docs/switchtx.md).
-    bool brokenBackups = false;
+    Fault fault = Fault::None;
 };
 
 /// What the run adds up (metrics.json).

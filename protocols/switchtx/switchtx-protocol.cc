@@ -38,17 +38,13 @@ WorkloadKindChoices()
     return choices;
 }
 
-enum class Fault
-{
-    None,
-    BackupSkipsInstall
-};
-
 const Choices<Fault>&
 FaultChoices()
 {
     static const Choices<Fault> choices{{"none", Fault::None},
-                                        {"backup-skips-install", Fault::BackupSkipsInstall}};
+                                        {"backup-skips-install", Fault::BackupSkipsInstall},
+                                        {"validator-skips-check", Fault::ValidatorSkipsCheck},
+                                        {"lose-first-commit-ok", Fault::LoseFirstCommitOk}};
     return choices;
 }
 
@@ -112,14 +108,17 @@ SwitchTxProtocol::ParamsSpec()
                false)
         .Field("timeout", Spec::Duration().Min(1),
                "a client that has no outcome this long after the lock phase began resolves "
-               "the attempt (§3.5)",
-               "1ms")
+               "the attempt (§3.5; switchtx-spec [D] 4 suggests 500 us)",
+               "500us")
         .Field("rc_retransmit", Spec::Duration().Min(1),
                "the reliable data plane resends unacknowledged messages after this long",
                "20us")
         .Field("fault", Spec::Enum(FaultChoices()),
-               "a broken host, the checker's negative control: none, or backups that "
-               "acknowledge commit-backup without installing",
+               "injected for tests: backup-skips-install and validator-skips-check are broken "
+               "hosts, the checker's negative controls (backups acknowledge commit-backup "
+               "without installing; validators accept any read); lose-first-commit-ok loses "
+               "the first commit_ok each thread sends (in-server), a loss after the "
+               "serialization point",
                "none");
     for (const CostParam& cost : kCostParams)
     {
@@ -139,7 +138,9 @@ SwitchTxProtocol::WorkloadSpec()
     txn::AddTpccFields(spec);
     spec.Field("start", Spec::Duration(), "when clients begin", "0ns")
         .OptionalField("stop", Spec::Duration(),
-                       "when clients stop starting transactions (default: the end of the run)");
+                       "when clients stop starting transactions and retries: a run that "
+                       "leaves a few timeouts after it ends with every attempt settled "
+                       "(default: the end of the run)");
     return spec;
 }
 
@@ -156,7 +157,12 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     config.reorder = params.Bool("reorder");
     config.timeoutPs = params.DurationNs("timeout") * kPsPerNs;
     config.rcRetransmitPs = params.DurationNs("rc_retransmit") * kPsPerNs;
-    config.brokenBackups = params.Choice("fault", FaultChoices()) == Fault::BackupSkipsInstall;
+    config.fault = params.Choice("fault", FaultChoices());
+    if (config.fault == Fault::LoseFirstCommitOk && config.mode != Mode::InServer)
+    {
+        params.Fail("fault", "lose-first-commit-ok loses a control message: it needs the "
+                             "in-server coordination (FaSST's replies are reliable)");
+    }
     for (const CostParam& cost : kCostParams)
     {
         config.costPs[static_cast<size_t>(cost.function)] =

@@ -75,13 +75,16 @@ void
 WorkerThread::BeginAttempt(ClientSlot& slot)
 {
     const ClusterConfig& config = m_cluster.Config();
+    if (NowPs() >= config.stopPs)
+    {
+        // Clients drain: nothing new after the stop, retries included, so that every
+        // attempt settles (and the replicas quiesce) before the end of a run that leaves
+        // time for it.
+        slot.stage = Stage::Idle;
+        return;
+    }
     if (!slot.inTransaction)
     {
-        if (NowPs() >= config.stopPs)
-        {
-            slot.stage = Stage::Idle;
-            return;
-        }
         m_cluster.Workload().Next(ClientId(), m_rng, slot.txn);
         slot.logical = m_logicals++;
         slot.beganPs = NowPs();
@@ -446,7 +449,7 @@ WorkerThread::OnTimeout(ClientSlot& slot)
 void
 WorkerThread::OnFenceReply(ClientSlot& slot, const DataMessage& message)
 {
-    if (slot.stage != Stage::Fencing)
+    if (slot.stage != Stage::Fencing && slot.stage != Stage::Deciding)
     {
         return;
     }
@@ -461,11 +464,19 @@ WorkerThread::OnFenceReply(ClientSlot& slot, const DataMessage& message)
     {
         return;
     }
+    if (slot.stage == Stage::Deciding)
+    {
+        Committed(slot);  // every write replica has installed it: now it may be told
+        return;
+    }
     if (slot.anyCommitted)
     {
+        // Committed: the client is told only once every write replica has installed it, as
+        // after commit_ok, so a later transaction of anyone it tells sees the writes.
         ++m_cluster.Stats().resolvedCommit;
+        slot.stage = Stage::Deciding;
+        slot.replies = 0;
         SendDecide(slot, true);
-        Committed(slot);
     }
     else
     {

@@ -86,7 +86,8 @@ class WorkerThread
         Idle,
         Executing,
         Committing,
-        Fencing
+        Fencing,  ///< resolution: waiting for the write replicas' fence replies
+        Deciding  ///< resolution, committed: waiting for them to install it
     };
     struct ClientSlot
     {
@@ -148,6 +149,7 @@ class WorkerThread
     std::unordered_map<uint32_t, Participation> m_participations;  ///< by client slot
     uint64_t m_attempts = 0;
     uint64_t m_logicals = 0;
+    bool m_lostCommitOk = false;  ///< Fault::LoseFirstCommitOk
     std::vector<txn::Access> m_accesses;       ///< scratch
     std::vector<txn::HistoryOp> m_historyOps;  ///< scratch
 };
