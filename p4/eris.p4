@@ -21,17 +21,18 @@
  *
  * The header limit: the parser extracts at most ERIS_MAX_SHARDS slots, the paper's 40; a
  * message claiming more is dropped (EVENT_HEADER_LIMIT), as is one whose dests are empty,
- * name a shard beyond its slots, or whose slots are cut short (EVENT_MALFORMED). Every other
+ * name a shard beyond its slots, or that is cut short (EVENT_MALFORMED). Every other
  * packet, and an Eris message of another type (a sequenced replica, a host's reply), is
  * forwarded as forward.p4 forwards it.
  *
  * Control-plane contract:
  *   MyIngress.eris_config      keyless; default action configure(is_sequencer, toward_port,
  *                              session): the sequencer switch, the port towards it (on the
- *                              other switches) and the sequencer's session number.
+ *                              other switches) and the sequencer's session number. Until it
+ *                              is set, transactions are dropped (EVENT_UNCONFIGURED).
  *   MyIngress.shard_seq_S      register<bit<32>>(1), S = 0 .. 39: the last stamp of shard S
  *                              (reset all of them with a new session).
- *   MyIngress.eris_events      counter(4, packets), indexed by EVENT_*.
+ *   MyIngress.eris_events      counter(5, packets), indexed by EVENT_*.
  *   MyEgress.eris_receivers    key egress_rid (exact): to_shard(addr, udp_port), shard
  *                              rid - 1's host address and UDP port.
  *   MyEgress.eris_replicas     counter(3, packets), indexed by REPLICA_*.
@@ -59,7 +60,8 @@ const bit<32> EVENT_SEQUENCED = 0;          // stamped and multicast
 const bit<32> EVENT_TOWARD_SEQUENCER = 1;   // sent one hop towards the sequencer
 const bit<32> EVENT_HEADER_LIMIT = 2;       // dropped: more than ERIS_MAX_SHARDS slots
 const bit<32> EVENT_MALFORMED = 3;          // dropped: no destination, a destination
-                                            // without its slot, or slots cut short
+                                            // without its slot, or cut short
+const bit<32> EVENT_UNCONFIGURED = 4;       // dropped: eris_config was never set here
 
 const bit<32> REPLICA_DELIVERED = 0;        // readdressed to its shard
 const bit<32> REPLICA_PRUNED = 1;           // its shard is not a destination
@@ -89,6 +91,7 @@ struct headers_t {
 struct metadata_t {
     ECMP_METADATA_FIELDS
     bit<8>  slots_left;   // parser: stamp slots still to extract
+    bit<1>  configured;
     bit<1>  is_sequencer;
     bit<9>  toward_port;
     bit<32> session;
@@ -176,17 +179,21 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     ERIS_SHARD_REGISTER(36) ERIS_SHARD_REGISTER(37) ERIS_SHARD_REGISTER(38)
     ERIS_SHARD_REGISTER(39)
 
-    counter(4, CounterType.packets) eris_events;
+    counter(5, CounterType.packets) eris_events;
 
     action configure(bit<1> is_sequencer, bit<9> toward_port, bit<32> session) {
+        meta.configured = 1;
         meta.is_sequencer = is_sequencer;
         meta.toward_port = toward_port;
         meta.session = session;
     }
 
+    action unconfigured() { meta.configured = 0; }
+
+    /* Until the control plane says which switch sequences, a transaction has nowhere to go. */
     table eris_config {
-        actions = { configure; }
-        default_action = configure(0, 0, 0);
+        actions = { configure; unconfigured; }
+        default_action = unconfigured();
     }
 
     action reject_message(bit<32> event) {
@@ -199,7 +206,12 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             mark_to_drop(standard_metadata);    // drop_reason stays 0
             return;
         }
-        if (hdr.eris.isValid() && hdr.eris.msg_type == TYPE_TXN) {
+        bool to_eris = hdr.udp.isValid() && hdr.udp.dstPort == ERIS_PORT;
+        if (to_eris && !hdr.eris.isValid()) {
+            reject_message(EVENT_MALFORMED);    // cut short inside eris_t
+            return;
+        }
+        if (to_eris && hdr.eris.msg_type == TYPE_TXN) {
             if (hdr.eris.slots > ERIS_MAX_SHARDS) {
                 reject_message(EVENT_HEADER_LIMIT);
                 return;
@@ -218,6 +230,10 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             hdr.ipv4.ttl = hdr.ipv4.ttl - 1;
             standard_metadata.priority = hdr.ipv4.diffserv[4:2];
             eris_config.apply();
+            if (meta.configured == 0) {
+                reject_message(EVENT_UNCONFIGURED);
+                return;
+            }
             if (meta.is_sequencer == 0) {
                 eris_events.count(EVENT_TOWARD_SEQUENCER);
                 standard_metadata.egress_spec = meta.toward_port;
