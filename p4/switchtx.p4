@@ -4,8 +4,10 @@
  * docs/switchtx.md has the header layout, the slot state and each design choice.
  *
  * A control message is UDP from source port SWITCHTX_PORT (the paper's reserved port) carrying
- * a switchtx_t and SWITCHTX_TREE_SWITCHES slices: one per switch of the coordination tree,
- * each naming its switch and giving that switch's threshold, parent port and scatter group.
+ * a switchtx_t, SWITCHTX_PATH_SLICES path slices (one per switch between the sender and the
+ * tree's root, each naming its switch and giving that switch's threshold, parent port and
+ * scatter group) and SWITCHTX_DOWN_SLICES down slices (the tree's other switches the message
+ * reaches coming down, each with its scatter group).
  * A switch acts on a message of a Table 1 type whose slices name it; it forwards every other
  * packet by IPv4 (lib/ecmp.p4), SwitchTx's with the class of their type.
  *
@@ -20,8 +22,9 @@
  * A message moves up the tree while gathering (down = 0) and down after the root scattered
  * (down = 1). count says how many participants' messages it stands for: 1 from a participant,
  * a subtree's total from a lower switch, so a threshold counts participants at every level.
- *  - init: owner := the transaction, aborted := 0, counter := 0; sent on up the tree, and the
- *    root scatters it to the other tree switches (its scatter group); consumed where it ends.
+ *  - init: sent up the tree untouched; the root, then each switch as it comes down, installs
+ *    it (owner := the transaction, aborted := 0, counter := 0) and scatters it to its child
+ *    tree switches (its scatter group); consumed where it ends.
  *  - fail (not stale, not aborted): aborted := 1; up to the parent, or, at the root, down to
  *    the scatter group (write participants and client); a replica addressed to the fail's
  *    sender is pruned in egress. Coming down, a fail sets aborted at a lower switch and is
@@ -34,8 +37,10 @@
  *  - stale (another transaction holds the slot) or aborted: dropped.
  *
  * Control-plane contract:
- *   MyIngress.switchtx_config     keyless; default action configure(switch_id): this switch's
- *                                 id in the slices, 1..255 (0, the default: no GaS here).
+ *   MyIngress.switchtx_config     keyless; default action configure(switch_id, relay, mode):
+ *                                 this switch's id in the slices, 1..255 (0, the default: no
+ *                                 GaS here); relay 1: carry messages to and from the root only
+ *                                 (scope Root), no state; mode MODE_* (tests only).
  *   MyIngress.switchtx_class      const entries: message type -> class and whether GaS applies.
  *   MyIngress.switchtx_events     counter(8, packets), indexed by EVENT_*.
  *   MyIngress.switchtx_queue      counter(8, packets): SwitchTx messages by the queue priority
