@@ -1,10 +1,12 @@
 // Generated P4 pipelines per packet: parse, ingress, egress and deparse (the whole v1model
 // pass, without the traffic manager), for p4/forward.p4 with the routes of a k=8 fat-tree edge
 // switch installed by the simulator's route installer, for p4/gotthard.p4 on the same switch
-// (contended requests, and the store's answers), and for a register-heavy count-min sketch
+// (contended requests, and the store's answers), for p4/switchtx.p4's gather path (a lock_ok
+// counted and consumed, and the last one, which scatters), and for a register-heavy count-min sketch
 // (bench/p4/count-min-sketch.p4). Packets cycle through 128 prepared frames.
 
 #include "protocols/gotthard/gotthard-wire.h"
+#include "protocols/switchtx/gas-slice.h"
 #include "sim/net/frame.h"
 #include "sim/net/headers.h"
 #include "sim/switch/ecmp-route-installer.h"
@@ -176,6 +178,60 @@ BM_GotthardP4StoreResponse(benchmark::State& state)
         5, "updates");
 }
 BENCHMARK(BM_GotthardP4StoreResponse);
+
+/// switchtx.p4 as switch 1, the root of every tree, on lock_oks of 128 transactions (one slot
+/// each, installed: their txn_ids have no bits above the slot index, as the empty owner
+/// register); `counter` reports the share of packets counted by switchtx_events[event].
+/// Replication happens in the traffic manager, outside this pass: a scatter costs its
+/// multicast decision here.
+void
+RunSwitchtx(benchmark::State& state, uint16_t threshold, uint32_t event, const char* counter)
+{
+    namespace contract = p4gen::switchtx::contract;
+    uint32_t hosts = 0;
+    auto program = RoutedProgram(contract::kProgram, hosts);
+    using configure = contract::MyIngress::configure;
+    program->Control().SetDefaultAction(contract::MyIngress::switchtx_config::kName,
+                                        configure::kName,
+                                        {{configure::switch_id::kName, p4rt::BitString(1)},
+                                         {configure::relay::kName, p4rt::BitString(0)},
+                                         {configure::mode::kName, p4rt::BitString(0)}});
+    program->Control().SetMulticastGroup(1, {{2, 1}});
+    switchtx::GasSlices slices;
+    slices.path[0] = {1, threshold, switchtx::GasSlice::kNoParent, 1};
+    std::vector<PreparedFrame> frames;
+    for (uint32_t k = 0; k < kFrames; ++k)
+    {
+        std::vector<uint8_t> payload(8 + switchtx::GasSlices::kWireBytes);
+        payload[0] = contract::TYPE_LOCK_OK;
+        payload[3] = 1;
+        payload[6] = static_cast<uint8_t>(k >> 8);
+        payload[7] = static_cast<uint8_t>(k);
+        switchtx::WriteGasSlices(slices, payload.data() + 8);
+        frames.push_back(UdpFrame(hosts - 1, contract::SWITCHTX_PORT, 0x1000, payload));
+    }
+    RunPipeline(state, *program, frames);
+    const p4rt::CounterArray& events =
+        program->Control().GetCounter(contract::MyIngress::switchtx_events::kName);
+    state.counters[counter] = static_cast<double>(events.Packets(event)) /
+                              static_cast<double>(state.iterations());
+}
+
+/// A lock_ok below the threshold: owner, aborted and counter read and written, consumed.
+void
+BM_SwitchtxP4Gather(benchmark::State& state)
+{
+    RunSwitchtx(state, 0xFFFF, p4gen::switchtx::contract::EVENT_GATHERED, "gathered");
+}
+BENCHMARK(BM_SwitchtxP4Gather);
+
+/// The last lock_ok of its phase (threshold 1): the counter is reset and the root scatters.
+void
+BM_SwitchtxP4Scatter(benchmark::State& state)
+{
+    RunSwitchtx(state, 1, p4gen::switchtx::contract::EVENT_SCATTERED, "scattered");
+}
+BENCHMARK(BM_SwitchtxP4Scatter);
 
 void
 BM_CountMinSketchP4Packet(benchmark::State& state)

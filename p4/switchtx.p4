@@ -4,8 +4,10 @@
  * docs/switchtx.md has the header layout, the slot state and each design choice.
  *
  * A control message is UDP from source port SWITCHTX_PORT (the paper's reserved port) carrying
- * a switchtx_t and SWITCHTX_TREE_SWITCHES slices: one per switch of the coordination tree,
- * each naming its switch and giving that switch's threshold, parent port and scatter group.
+ * a switchtx_t, SWITCHTX_PATH_SLICES path slices (one per switch between the sender and the
+ * tree's root, each naming its switch and giving that switch's threshold, parent port and
+ * scatter group) and SWITCHTX_DOWN_SLICES down slices (the tree's other switches the message
+ * reaches coming down, each with its scatter group).
  * A switch acts on a message of a Table 1 type whose slices name it; it forwards every other
  * packet by IPv4 (lib/ecmp.p4), SwitchTx's with the class of their type.
  *
@@ -20,8 +22,9 @@
  * A message moves up the tree while gathering (down = 0) and down after the root scattered
  * (down = 1). count says how many participants' messages it stands for: 1 from a participant,
  * a subtree's total from a lower switch, so a threshold counts participants at every level.
- *  - init: owner := the transaction, aborted := 0, counter := 0; sent on up the tree, and the
- *    root scatters it to the other tree switches (its scatter group); consumed where it ends.
+ *  - init: sent up the tree untouched; the root, then each switch as it comes down, installs
+ *    it (owner := the transaction, aborted := 0, counter := 0) and scatters it to its child
+ *    tree switches (its scatter group); consumed where it ends.
  *  - fail (not stale, not aborted): aborted := 1; up to the parent, or, at the root, down to
  *    the scatter group (write participants and client); a replica addressed to the fail's
  *    sender is pruned in egress. Coming down, a fail sets aborted at a lower switch and is
@@ -34,8 +37,10 @@
  *  - stale (another transaction holds the slot) or aborted: dropped.
  *
  * Control-plane contract:
- *   MyIngress.switchtx_config     keyless; default action configure(switch_id): this switch's
- *                                 id in the slices, 1..255 (0, the default: no GaS here).
+ *   MyIngress.switchtx_config     keyless; default action configure(switch_id, relay, mode):
+ *                                 this switch's id in the slices, 1..255 (0, the default: no
+ *                                 GaS here); relay 1: carry messages to and from the root only
+ *                                 (scope Root), no state; mode MODE_* (tests only).
  *   MyIngress.switchtx_class      const entries: message type -> class and whether GaS applies.
  *   MyIngress.switchtx_events     counter(8, packets), indexed by EVENT_*.
  *   MyIngress.switchtx_queue      counter(8, packets): SwitchTx messages by the queue priority
@@ -60,9 +65,18 @@ const bit<16> SWITCHTX_PORT = 0x5458;
 const bit<32> SWITCHTX_SLOTS = 32w1 << SWITCHTX_SLOT_BITS;
 typedef bit<(32 - SWITCHTX_SLOT_BITS)> owner_t;
 
-/* Slices per message: the switches of a coordination tree (Fig. 8: a root and three leaves). */
-#define SWITCHTX_TREE_SWITCHES 4
+/* Slices per message (docs/switchtx.md, "Header capacity"): a path slice for each switch between
+ * the sender and the root (a fat-tree's ToR, aggregation and core), and a down slice for each
+ * other tree switch that the message reaches on its way down. 42 + 8 + 3 * 7 + 16 * 3 = 119
+ * bytes of parsed header, about half of Tofino's 224. */
+#define SWITCHTX_PATH_SLICES 3
+#define SWITCHTX_DOWN_SLICES 16
 const bit<16> SWITCHTX_NO_PARENT = 0xFFFF;   // a slice's parent_port at the root
+
+/* configure's mode: the checker's negative controls, for tests only (0 in every real run). */
+const bit<8> MODE_NORMAL = 0;
+const bit<8> MODE_EARLY_SCATTER = 1;     // passes a phase's first message on, before the threshold
+const bit<8> MODE_IGNORE_ABORTED = 2;    // never drops a message because its transaction aborted
 
 /* Message types: the spec's twelve. 1-7 are Table 1's, the switch's; 8-12 are forwarded. */
 const bit<8> TYPE_INIT = 1;
@@ -108,17 +122,26 @@ header switchtx_slice_t {
     bit<16> scatter_group;  // multicast group of this switch's next-phase receivers
 }
 
+/* A tree switch off the sender's path: it sees the message only on its way down. */
+header switchtx_down_t {
+    bit<8>  switch_id;    // 0: unused
+    bit<16> scatter_group;
+}
+
 struct headers_t {
     ethernet_t        ethernet;
     ipv4_t            ipv4;
     udp_t             udp;
     switchtx_t        switchtx;
-    switchtx_slice_t[SWITCHTX_TREE_SWITCHES] slices;
+    switchtx_slice_t[SWITCHTX_PATH_SLICES] slices;
+    switchtx_down_t[SWITCHTX_DOWN_SLICES] downs;
 }
 
 struct metadata_t {
     ECMP_METADATA_FIELDS
     bit<8>  switch_id;
+    bit<1>  relay;        // root scope: this switch only carries messages to and from the root
+    bit<8>  mode;         // MODE_*
     bit<1>  gas;          // a Table 1 type
     bit<3>  prio_class;   // CLASS_*, 0 for other traffic
     bit<1>  in_tree;      // a slice names this switch
@@ -159,12 +182,20 @@ parser MyParser(packet_in packet, out headers_t hdr, inout metadata_t meta,
         transition parse_slice;
     }
 
-    // A message cut short leaves its last slice invalid, and ingress forwards it untouched.
+    // A message cut short leaves its last down slice invalid, and ingress forwards it untouched.
     state parse_slice {
         packet.extract(hdr.slices.next);
         transition select(hdr.slices.lastIndex) {
-            SWITCHTX_TREE_SWITCHES - 1: accept;
+            SWITCHTX_PATH_SLICES - 1: parse_down;
             default: parse_slice;
+        }
+    }
+
+    state parse_down {
+        packet.extract(hdr.downs.next);
+        transition select(hdr.downs.lastIndex) {
+            SWITCHTX_DOWN_SLICES - 1: accept;
+            default: parse_down;
         }
     }
 }
@@ -182,6 +213,13 @@ control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
         meta.scatter_group = hdr.slices[i].scatter_group; \
     }
 
+/* A down slice names a switch only for a message coming down. */
+#define PICK_DOWN(i) \
+    if (meta.in_tree == 0 && hdr.downs[i].switch_id == meta.switch_id) { \
+        meta.in_tree = 1; \
+        meta.scatter_group = hdr.downs[i].scatter_group; \
+    }
+
 control MyIngress(inout headers_t hdr, inout metadata_t meta,
                   inout standard_metadata_t standard_metadata) {
     ECMP_DECLARATIONS
@@ -192,11 +230,15 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     counter(8, CounterType.packets) switchtx_events;
     counter(8, CounterType.packets) switchtx_queue;
 
-    action configure(bit<8> switch_id) { meta.switch_id = switch_id; }
+    action configure(bit<8> switch_id, bit<1> relay, bit<8> mode) {
+        meta.switch_id = switch_id;
+        meta.relay = relay;
+        meta.mode = mode;
+    }
 
     table switchtx_config {
         actions = { configure; }
-        default_action = configure(0);
+        default_action = configure(0, 0, MODE_NORMAL);
     }
 
     action classify(bit<3> prio_class, bit<1> gas) {
@@ -242,7 +284,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             return;
         }
         bool route = true;
-        if (hdr.switchtx.isValid() && hdr.slices[SWITCHTX_TREE_SWITCHES - 1].isValid()) {
+        if (hdr.switchtx.isValid() && hdr.downs[SWITCHTX_DOWN_SLICES - 1].isValid()) {
             switchtx_config.apply();
             switchtx_class.apply();
             if (hdr.switchtx.retry == 1) {
@@ -250,15 +292,36 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             }
             switchtx_queue.count((bit<32>)meta.prio_class);
             if (meta.switch_id != 0) {
-                PICK_SLICE(0) PICK_SLICE(1) PICK_SLICE(2) PICK_SLICE(3)
+                PICK_SLICE(0) PICK_SLICE(1) PICK_SLICE(2)
+                if (hdr.switchtx.down == 1) {
+                    PICK_DOWN(0) PICK_DOWN(1) PICK_DOWN(2) PICK_DOWN(3)
+                    PICK_DOWN(4) PICK_DOWN(5) PICK_DOWN(6) PICK_DOWN(7)
+                    PICK_DOWN(8) PICK_DOWN(9) PICK_DOWN(10) PICK_DOWN(11)
+                    PICK_DOWN(12) PICK_DOWN(13) PICK_DOWN(14) PICK_DOWN(15)
+                }
             }
             route = meta.gas == 0 || meta.in_tree == 0;
         }
-        if (!route) {
-            bit<8> msg_type = hdr.switchtx.msg_type;
+        bit<8> msg_type = hdr.switchtx.msg_type;
+        bool down = hdr.switchtx.down == 1;
+        bool root = meta.parent_port == SWITCHTX_NO_PARENT;
+        if (!route && meta.relay == 1) {
+            // Root scope: a lower switch keeps no state. It carries a message up to the root and
+            // fans the root's scatter out; the root's last commit_ok goes by IPv4.
+            standard_metadata.priority = meta.prio_class;
+            if (!down && !root) {
+                to_parent();
+            } else if (down && msg_type != TYPE_COMMIT_OK && meta.scatter_group != 0) {
+                scatter();
+            } else {
+                route = true;
+            }
+        } else if (!route) {
             bool init = msg_type == TYPE_INIT;
             bool fail = msg_type == TYPE_FAIL;
-            bool down = hdr.switchtx.down == 1;
+            // An init goes up to the root untouched; the root and, as it comes down, every
+            // other switch of the tree install it, each exactly once.
+            bool install = init && (down || root);
             bit<32> slot;
             hash(slot, HashAlgorithm.identity, 32w0, { hdr.switchtx.txn_id }, SWITCHTX_SLOTS);
             owner_t txn = (owner_t)(hdr.switchtx.txn_id >> SWITCHTX_SLOT_BITS);
@@ -266,7 +329,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             // Step 1: the owner. An init takes the slot; anything else must be its owner's.
             owner_t owner;
             slot_owner.read(owner, slot);
-            if (init) {
+            if (install) {
                 owner = txn;
             }
             slot_owner.write(slot, owner);
@@ -277,8 +340,9 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             // through it): its other participants still need it.
             bit<8> aborted;
             slot_aborted.read(aborted, slot);
-            bool dead = !init && (stale || (aborted != 0 && !(fail && down)));
-            if (init) {
+            bool blocked = aborted != 0 && !(fail && down) && meta.mode != MODE_IGNORE_ABORTED;
+            bool dead = !init && (stale || blocked);
+            if (install) {
                 aborted = 0;
             } else if (fail && !dead) {
                 aborted = 1;
@@ -286,30 +350,36 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             slot_aborted.write(slot, aborted);
 
             // Step 6: the counter. A gathered message coming up adds its weight; the one that
-            // reaches the threshold resets it for the next phase.
+            // reaches the threshold resets it for the next phase and is passed on (in
+            // MODE_EARLY_SCATTER, the phase's first message is passed on instead).
             bit<16> counted;
             slot_counter.read(counted, slot);
             bit<32> total = (bit<32>)counted + (bit<32>)hdr.switchtx.count;
             bool gathers = !init && !dead && !fail && !down;
             bool last = gathers && total >= (bit<32>)meta.threshold;
-            if (init || last) {
+            bool pass = last;
+            if (meta.mode == MODE_EARLY_SCATTER) {
+                pass = gathers && counted == 0;
+            }
+            if (install || last) {
                 counted = 0;
             } else if (gathers) {
                 counted = (bit<16>)total;
             }
             slot_counter.write(slot, counted);
 
-            bool root = meta.parent_port == SWITCHTX_NO_PARENT;
             standard_metadata.priority = meta.prio_class;
             if (init) {
-                switchtx_events.count(EVENT_INIT);
-                if (!down && !root) {
+                if (!install) {
                     to_parent();
-                } else if (!down && meta.scatter_group != 0) {
-                    hdr.switchtx.down = 1;
-                    scatter();
                 } else {
-                    consume();
+                    switchtx_events.count(EVENT_INIT);
+                    if (meta.scatter_group != 0) {
+                        hdr.switchtx.down = 1;
+                        scatter();
+                    } else {
+                        consume();
+                    }
                 }
             } else if (stale) {
                 switchtx_events.count(EVENT_STALE);
@@ -317,13 +387,13 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             } else if (dead) {
                 switchtx_events.count(EVENT_DROPPED_ABORTED);
                 mark_to_drop(standard_metadata);
-            } else if (gathers && !last) {
+            } else if (gathers && !pass) {
                 switchtx_events.count(EVENT_GATHERED);
                 consume();
             } else {
                 if (fail) {
                     switchtx_events.count(EVENT_ABORTED);
-                } else if (last) {
+                } else if (pass) {
                     hdr.switchtx.count = (bit<16>)total;
                 }
                 if (!down && !root) {
@@ -388,6 +458,7 @@ control MyDeparser(packet_out packet, in headers_t hdr) {
         packet.emit(hdr.udp);
         packet.emit(hdr.switchtx);
         packet.emit(hdr.slices);
+        packet.emit(hdr.downs);
     }
 }
 

@@ -22,7 +22,7 @@ void
 InServerGas::FillSlices(const TxnPlan& plan, MsgType type, GasSlices& slices)
 {
     slices = GasSlices{};
-    GasSlice& slice = slices[0];
+    GasSlice& slice = slices.path[0];
     slice.switchId = kSwitchId;
     slice.parentPort = GasSlice::kNoParent;
     if (type == MsgType::Fail)

@@ -26,20 +26,13 @@ FlagBit()
 }
 
 using H = ControlHeader::Layout;
-using S = ControlHeader::SliceLayout;
 static_assert(H::msg_type::kWidth == 8 && H::count::kWidth == 16 && H::txn_id::kWidth == 32);
-static_assert(S::switch_id::kWidth == 8 && S::threshold::kWidth == 16 &&
-              S::parent_port::kWidth == 16 && S::scatter_group::kWidth == 16);
 constexpr uint32_t kTypeByte = ByteOf<H::msg_type>();
 constexpr uint32_t kFlagsByte = 1;
 constexpr uint8_t kDownBit = FlagBit<H::down>();
 constexpr uint8_t kRetryBit = FlagBit<H::retry>();
 constexpr uint32_t kCountByte = ByteOf<H::count>();
 constexpr uint32_t kTxnIdByte = ByteOf<H::txn_id>();
-constexpr uint32_t kSwitchIdByte = ByteOf<S::switch_id>();
-constexpr uint32_t kThresholdByte = ByteOf<S::threshold>();
-constexpr uint32_t kParentByte = ByteOf<S::parent_port>();
-constexpr uint32_t kGroupByte = ByteOf<S::scatter_group>();
 } // namespace
 
 uint8_t
@@ -71,15 +64,7 @@ ControlHeader::Encode(uint8_t* out) const
     out[kFlagsByte] = static_cast<uint8_t>((down ? kDownBit : 0) | (retry ? kRetryBit : 0));
     StoreBe16(out + kCountByte, count);
     StoreBe32(out + kTxnIdByte, txnId);
-    uint8_t* p = out + Layout::kBytes;
-    for (const GasSlice& slice : slices)
-    {
-        p[kSwitchIdByte] = slice.switchId;
-        StoreBe16(p + kThresholdByte, slice.threshold);
-        StoreBe16(p + kParentByte, slice.parentPort);
-        StoreBe16(p + kGroupByte, slice.scatterGroup);
-        p += SliceLayout::kBytes;
-    }
+    WriteGasSlices(slices, out + Layout::kBytes);
 }
 
 bool
@@ -94,15 +79,7 @@ ControlHeader::Decode(const uint8_t* bytes, uint32_t length)
     retry = (bytes[kFlagsByte] & kRetryBit) != 0;
     count = LoadBe16(bytes + kCountByte);
     txnId = LoadBe32(bytes + kTxnIdByte);
-    const uint8_t* p = bytes + Layout::kBytes;
-    for (GasSlice& slice : slices)
-    {
-        slice.switchId = p[kSwitchIdByte];
-        slice.threshold = LoadBe16(p + kThresholdByte);
-        slice.parentPort = LoadBe16(p + kParentByte);
-        slice.scatterGroup = LoadBe16(p + kGroupByte);
-        p += SliceLayout::kBytes;
-    }
+    slices = ReadGasSlices(bytes + Layout::kBytes);
     return true;
 }
 

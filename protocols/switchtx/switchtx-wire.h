@@ -52,10 +52,7 @@ uint8_t ClassOf(MsgType type, bool retry);
 struct ControlHeader
 {
     using Layout = contract::switchtx_t;
-    using SliceLayout = contract::switchtx_slice_t;
-    static constexpr uint32_t kSlices = contract::headers_t::slices::kStackSize;
-    static constexpr uint32_t kBytes = Layout::kBytes + kSlices * SliceLayout::kBytes;
-    static_assert(kSlices == GasSlices().size());
+    static constexpr uint32_t kBytes = Layout::kBytes + GasSlices::kWireBytes;
 
     MsgType type = MsgType::Init;
     bool down = false;

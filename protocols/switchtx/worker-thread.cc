@@ -253,7 +253,7 @@ void
 WorkerThread::Gather(const WorkItem& item)
 {
     ControlHeader header = item.control;
-    const GasSlice& slice = header.slices[0];
+    const GasSlice& slice = header.slices.path[0];
     const GasEngine::Action action = m_cluster.Engine(m_host).Process(header, slice);
     if (action == GasEngine::Action::Drop)
     {
