@@ -44,12 +44,14 @@ WorkerThread::OnPlan(uint32_t, const DataMessage& message)
     Participation& p = Slot(message.txnId);
     if (p.txnId != message.txnId)
     {
-        // The client's later attempt: RC order means the earlier one is settled here.
+        // The client's later attempt: RC order means the earlier one is settled here. A
+        // command that came early may be for this attempt or a still later one (it overtook
+        // this plan in the queue): keep it.
         const uint32_t earlyTxnId = p.earlyTxnId;
         const MsgType earlyCommand = p.earlyCommand;
         p = Participation{};
         p.txnId = message.txnId;
-        if (earlyTxnId == message.txnId)
+        if (earlyTxnId == message.txnId || (earlyTxnId != 0 && Later(earlyTxnId, message.txnId)))
         {
             p.earlyTxnId = earlyTxnId;
             p.earlyCommand = earlyCommand;

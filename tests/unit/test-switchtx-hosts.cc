@@ -1,0 +1,217 @@
+// SwitchTx's host-side pieces on their own: the wire format against the switch program's
+// contract, the shard store (locks, validation, versions), the software GaS engine (Table 1
+// with stale and aborted transactions), the phase order, and the history's pending
+// decisions.
+
+#include "protocols/switchtx/gas-engine.h"
+#include "protocols/switchtx/server-log.h"
+#include "protocols/switchtx/switchtx-store.h"
+#include "protocols/switchtx/switchtx-txn.h"
+#include "protocols/switchtx/switchtx-wire.h"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+
+using namespace incsim;
+using namespace incsim::switchtx;
+
+TEST_CASE("SwitchTx control header encodes as switchtx.p4 parses it", "[switchtx][wire]")
+{
+    ControlHeader h;
+    h.type = MsgType::ReplicateOk;
+    h.down = true;
+    h.retry = true;
+    h.count = 0x0102;
+    h.txnId = 0xA1B2C3D4;
+    h.slices[0] = GasSlice{7, 0x0304, GasSlice::kNoParent, 0x0506};
+    h.slices[3] = GasSlice{9, 1, 2, 3};
+    std::array<uint8_t, ControlHeader::kBytes> bytes{};
+    h.Encode(bytes.data());
+    // switchtx_t: type, down|retry|reserved, count, txn_id; then 7-byte slices.
+    CHECK(ControlHeader::kBytes == 8 + 4 * 7);
+    CHECK(bytes[0] == contract::TYPE_REPLICATE_OK);
+    CHECK(bytes[1] == 0xC0);
+    CHECK(bytes[2] == 0x01);
+    CHECK(bytes[3] == 0x02);
+    CHECK(bytes[4] == 0xA1);
+    CHECK(bytes[7] == 0xD4);
+    CHECK(bytes[8] == 7);
+    CHECK(bytes[9] == 0x03);
+    CHECK(bytes[10] == 0x04);
+    CHECK(bytes[11] == 0xFF);
+    CHECK(bytes[12] == 0xFF);
+    CHECK(bytes[13] == 0x05);
+    CHECK(bytes[14] == 0x06);
+    ControlHeader d;
+    REQUIRE(d.Decode(bytes.data(), bytes.size()));
+    CHECK(d.type == h.type);
+    CHECK(d.down);
+    CHECK(d.retry);
+    CHECK(d.count == h.count);
+    CHECK(d.txnId == h.txnId);
+    CHECK(d.slices[0].threshold == 0x0304);
+    CHECK(d.slices[3].scatterGroup == 3);
+    CHECK_FALSE(d.Decode(bytes.data(), bytes.size() - 1));
+}
+
+TEST_CASE("SwitchTx priority classes follow §3.4.1", "[switchtx][wire]")
+{
+    CHECK(ClassOf(MsgType::LockOk, false) == contract::CLASS_HIGH);
+    CHECK(ClassOf(MsgType::ReplicateOk, false) == contract::CLASS_HIGH);
+    CHECK(ClassOf(MsgType::Fail, false) == contract::CLASS_HIGH);
+    CHECK(ClassOf(MsgType::VersionCopyOk, false) == contract::CLASS_HIGH);
+    CHECK(ClassOf(MsgType::Read, false) == contract::CLASS_LOW);
+    CHECK(ClassOf(MsgType::CommitOk, false) == contract::CLASS_LOW);
+    CHECK(ClassOf(MsgType::ValidateOk, false) == contract::CLASS_MEDIUM);
+    CHECK(ClassOf(MsgType::LockRequest, false) == contract::CLASS_MEDIUM);
+    CHECK(ClassOf(MsgType::Read, true) == contract::CLASS_HIGH);
+    CHECK(ClassOf(MsgType::CommitOk, true) == contract::CLASS_HIGH);
+}
+
+TEST_CASE("SwitchTx shard store: no-wait locks, validation, versions", "[switchtx][store]")
+{
+    ShardStore store;
+    CHECK(store.Get(5).version == 0);
+    CHECK(store.TryLock(5, 100));
+    CHECK(store.TryLock(5, 100));  // its own lock again
+    CHECK_FALSE(store.TryLock(5, 200));
+    CHECK(store.LockedKeys() == 1);
+    // A read of key 5 at version 0 is valid for the lock holder, not for another.
+    CHECK(store.Validate(5, 0, 100));
+    CHECK_FALSE(store.Validate(5, 0, 200));
+    CHECK(store.Install(5, 42) == 1);
+    store.Unlock(5, 200);  // not the owner: no effect
+    CHECK(store.LockedKeys() == 1);
+    store.Unlock(5, 100);
+    CHECK(store.LockedKeys() == 0);
+    CHECK_FALSE(store.Validate(5, 0, 200));  // the version moved
+    CHECK(store.Validate(5, 1, 200));
+    CHECK(store.Get(5).value == 42);
+    // Keys only locked or read are not part of the written state.
+    CHECK(store.TryLock(6, 300));
+    store.Unlock(6, 300);
+    CHECK(store.WrittenState() == std::map<uint64_t, uint64_t>{{5, 42}});
+}
+
+namespace
+{
+ControlHeader
+Message(MsgType type, uint32_t txnId, uint16_t count = 1)
+{
+    ControlHeader h;
+    h.type = type;
+    h.txnId = txnId;
+    h.count = count;
+    return h;
+}
+} // namespace
+
+TEST_CASE("The software GaS engine runs Table 1", "[switchtx][gas]")
+{
+    GasEngine engine;
+    const uint32_t txn = MakeTxnId(7, 1);
+    GasSlice slice{1, 3, GasSlice::kNoParent, 9};  // gather 3, scatter to group 9
+    ControlHeader init = Message(MsgType::Init, txn);
+    CHECK(engine.Process(init, slice) == GasEngine::Action::Drop);
+
+    SECTION("the last of threshold messages is scattered with the total; then the next phase")
+    {
+        ControlHeader m = Message(MsgType::LockOk, txn);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        m = Message(MsgType::LockOk, txn);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        m = Message(MsgType::LockOk, txn);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Scatter);
+        CHECK(m.count == 3);
+        // The counter was reset: validate_ok gathers from 0 (weighted counts add).
+        GasSlice two{1, 2, GasSlice::kNoParent, 4};
+        m = Message(MsgType::ValidateOk, txn, 2);
+        CHECK(engine.Process(m, two) == GasEngine::Action::Scatter);
+        // commit_ok goes to the client.
+        GasSlice one{1, 1, GasSlice::kNoParent, 0};
+        m = Message(MsgType::CommitOk, txn);
+        CHECK(engine.Process(m, one) == GasEngine::Action::ToClient);
+        CHECK(engine.GetCounters().gathered == 2);
+        CHECK(engine.GetCounters().scattered == 2);
+        CHECK(engine.GetCounters().toClient == 1);
+    }
+    SECTION("the first fail is scattered and aborts; later messages are dropped")
+    {
+        ControlHeader m = Message(MsgType::LockOk, txn);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        ControlHeader fail = Message(MsgType::Fail, txn);
+        CHECK(engine.Process(fail, GasSlice{1, 1, GasSlice::kNoParent, 5}) ==
+              GasEngine::Action::Scatter);
+        fail = Message(MsgType::Fail, txn);
+        CHECK(engine.Process(fail, slice) == GasEngine::Action::Drop);
+        for (int i = 0; i < 3; ++i)
+        {
+            m = Message(MsgType::LockOk, txn);
+            CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        }
+        CHECK(engine.GetCounters().aborted == 1);
+        CHECK(engine.GetCounters().droppedAborted == 4);
+        // The slot's next transaction starts clean.
+        const uint32_t next = MakeTxnId(7, 2);
+        ControlHeader reinit = Message(MsgType::Init, next);
+        engine.Process(reinit, slice);
+        m = Message(MsgType::LockOk, next, 3);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Scatter);
+    }
+    SECTION("messages of the slot's earlier transaction are stale")
+    {
+        const uint32_t next = MakeTxnId(7, 2);
+        ControlHeader reinit = Message(MsgType::Init, next);
+        engine.Process(reinit, slice);
+        ControlHeader m = Message(MsgType::LockOk, txn, 3);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        ControlHeader fail = Message(MsgType::Fail, txn);
+        CHECK(engine.Process(fail, slice) == GasEngine::Action::Drop);
+        CHECK(engine.GetCounters().stale == 2);
+        // ... and did not touch the new transaction's counter or aborted flag.
+        m = Message(MsgType::LockOk, next, 2);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        m = Message(MsgType::LockOk, next, 1);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Scatter);
+    }
+}
+
+TEST_CASE("SwitchTx phase order follows Table 1, skipping empty phases", "[switchtx][phases]")
+{
+    TxnPlan plan;
+    plan.writePrimaries = {1, 2};
+    plan.writeBackups = {2, 3};
+    plan.readPrimaries = {0, 2};
+    CHECK(NextPhase(plan, Phase::Lock) == Phase::Validate);
+    CHECK(NextPhase(plan, Phase::Validate) == Phase::CommitBackup);
+    CHECK(NextPhase(plan, Phase::CommitBackup) == Phase::CommitPrimary);
+    CHECK(NextPhase(plan, Phase::CommitPrimary) == Phase::Done);
+    plan.readPrimaries.clear();  // [D] 9: every read also written, so lock_ok goes to W_B
+    CHECK(NextPhase(plan, Phase::Lock) == Phase::CommitBackup);
+    plan.writeBackups.clear();  // no replication: straight to commit primary
+    CHECK(NextPhase(plan, Phase::Lock) == Phase::CommitPrimary);
+    CHECK(NextPhase(plan, Phase::VersionCopy) == Phase::ValidateRead);
+    CHECK(CompletedBy(MsgType::ReplicateOk) == Phase::CommitBackup);
+    CHECK(ReplyOf(Phase::Validate) == MsgType::ValidateOk);
+}
+
+TEST_CASE("SwitchTx server log: pending decisions hold later ones back, aborts leave no row",
+          "[switchtx][history]")
+{
+    ServerLog log(nullptr, 0);
+    HistoryRecorder recorder;
+    const ServerLog::Handle read = log.Append(0, 0, 1, 10, false, false, 100);
+    const ServerLog::Handle write = log.Append(0, 0, 2, 20, true, true, 110);
+    CHECK(log.Pending(read));
+    CHECK_FALSE(log.Pending(write));
+    recorder.AddPending(1, 10, &log, read, true);
+    recorder.Settle(1, 10, true);
+    CHECK_FALSE(log.Pending(read));
+    const ServerLog::Handle mixed = log.Append(0, 0, 3, 30, false, false, 120);
+    recorder.AddPending(3, 30, &log, mixed, false);
+    recorder.Settle(3, 30, true);  // the server settles a commit of its own decision itself
+    CHECK(log.Pending(mixed));
+    log.Flush();
+    CHECK_FALSE(log.Pending(mixed));
+}
