@@ -24,12 +24,14 @@ TEST_CASE("SwitchTx control header encodes as switchtx.p4 parses it", "[switchtx
     h.retry = true;
     h.count = 0x0102;
     h.txnId = 0xA1B2C3D4;
-    h.slices[0] = GasSlice{7, 0x0304, GasSlice::kNoParent, 0x0506};
-    h.slices[3] = GasSlice{9, 1, 2, 3};
+    h.slices.path[0] = GasSlice{7, 0x0304, GasSlice::kNoParent, 0x0506};
+    h.slices.path[2] = GasSlice{9, 1, 2, 3};
+    h.slices.down[15] = GasDownSlice{11, 0x0708};
     std::array<uint8_t, ControlHeader::kBytes> bytes{};
     h.Encode(bytes.data());
-    // switchtx_t: type, down|retry|reserved, count, txn_id; then 7-byte slices.
-    CHECK(ControlHeader::kBytes == 8 + 4 * 7);
+    // switchtx_t: type, down|retry|reserved, count, txn_id; then 3 7-byte path slices and
+    // 16 3-byte down slices.
+    CHECK(ControlHeader::kBytes == 8 + 3 * 7 + 16 * 3);
     CHECK(bytes[0] == contract::TYPE_REPLICATE_OK);
     CHECK(bytes[1] == 0xC0);
     CHECK(bytes[2] == 0x01);
@@ -43,6 +45,10 @@ TEST_CASE("SwitchTx control header encodes as switchtx.p4 parses it", "[switchtx
     CHECK(bytes[12] == 0xFF);
     CHECK(bytes[13] == 0x05);
     CHECK(bytes[14] == 0x06);
+    CHECK(bytes[8 + 2 * 7] == 9);
+    CHECK(bytes[8 + 3 * 7 + 15 * 3] == 11);
+    CHECK(bytes[8 + 3 * 7 + 15 * 3 + 1] == 0x07);
+    CHECK(bytes[8 + 3 * 7 + 15 * 3 + 2] == 0x08);
     ControlHeader d;
     REQUIRE(d.Decode(bytes.data(), bytes.size()));
     CHECK(d.type == h.type);
@@ -50,8 +56,7 @@ TEST_CASE("SwitchTx control header encodes as switchtx.p4 parses it", "[switchtx
     CHECK(d.retry);
     CHECK(d.count == h.count);
     CHECK(d.txnId == h.txnId);
-    CHECK(d.slices[0].threshold == 0x0304);
-    CHECK(d.slices[3].scatterGroup == 3);
+    CHECK(d.slices == h.slices);
     CHECK_FALSE(d.Decode(bytes.data(), bytes.size() - 1));
 }
 
