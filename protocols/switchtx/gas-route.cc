@@ -19,7 +19,7 @@ InServerGas::GatherHost(uint32_t clientHost) const
 }
 
 void
-InServerGas::FillSlices(const TxnPlan& plan, MsgType type, GasSlices& slices)
+InServerGas::FillSlices(const TxnPlan& plan, MsgType type, uint32_t, GasSlices& slices)
 {
     slices = GasSlices{};
     GasSlice& slice = slices.path[0];

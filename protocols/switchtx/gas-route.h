@@ -15,20 +15,28 @@ namespace incsim::switchtx
 /// (docs/switchtx.md, "Hosts"): where a participant sends its phase reply (and a client its
 /// init), and the slices it fills in. The hosts' code is the same whoever gathers; only this
 /// differs. In-server GaS (InServerGas) sends every reply to a gather server, whose thread
-/// runs Table 1 in software (GasEngine) on the one slice filled here; in-switch GaS (a later
-/// step: the control plane's trees) sends them to the client, through the tree's switches,
-/// with a slice per switch.
+/// runs Table 1 in software (GasEngine) on the one slice filled here; in-switch GaS
+/// (InSwitchGas, the control plane's trees) sends them to the client, through the tree's
+/// switches, with a slice per switch, which depends on the sender (its path to the root).
 class GasRoute
 {
   public:
     virtual ~GasRoute() = default;
     /// The host a control message of `clientHost`'s transaction goes to.
     virtual uint32_t GatherHost(uint32_t clientHost) const = 0;
-    /// Fills `slices` for a reply of `type` (a gathered type or fail) to `plan`.
-    virtual void FillSlices(const TxnPlan& plan, MsgType type, GasSlices& slices) = 0;
+    /// Fills `slices` for `sender`'s reply of `type` (a gathered type or fail) to `plan`.
+    virtual void FillSlices(const TxnPlan& plan, MsgType type, uint32_t sender,
+                            GasSlices& slices) = 0;
     /// In-server: the hosts a scatter group stands for (the preloaded multicast groups'
     /// software twin); in-switch GaS never asks.
     virtual const std::vector<uint32_t>& GroupHosts(uint16_t group) const = 0;
+    /// In-switch: called by the client once the attempt's participants are known, before its
+    /// lock phase. Computes what FillSlices needs into `plan` (the slices ship with the plan,
+    /// [D] 7) and the init's slices; returns how long after sending the init the lock phase
+    /// may start. In-server needs none of it (its init goes out before the plan exists).
+    virtual int64_t Prepare(TxnPlan& plan, GasSlices& init) { return 0; }
+    /// Bytes of coordination data the lock-phase message to `host` carries besides the plan.
+    virtual uint32_t PlanBytes(const TxnPlan& plan, uint32_t host) const { return 0; }
 };
 
 /// In-server GaS: a gather server per transaction (one named host, or the client's own
@@ -42,7 +50,8 @@ class InServerGas : public GasRoute
     explicit InServerGas(std::optional<uint32_t> gatherHost);
 
     uint32_t GatherHost(uint32_t clientHost) const override;
-    void FillSlices(const TxnPlan& plan, MsgType type, GasSlices& slices) override;
+    void FillSlices(const TxnPlan& plan, MsgType type, uint32_t sender,
+                    GasSlices& slices) override;
     const std::vector<uint32_t>& GroupHosts(uint16_t group) const override;
 
     static constexpr uint8_t kSwitchId = 1;  ///< the gather server's slice

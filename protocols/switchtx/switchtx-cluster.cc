@@ -134,7 +134,7 @@ Cluster::Transmit(uint32_t src, uint32_t dst, uint32_t thread, const ControlHead
 void
 Cluster::SendControl(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header)
 {
-    if (src == dst)
+    if (src == dst && m_config.mode != Mode::InSwitch)
     {
         WorkItem item;
         item.kind = WorkItem::Kind::Control;

@@ -30,7 +30,8 @@ class WorkerThread;
 enum class Mode
 {
     Fasst,    ///< the client thread, by RPC over RC (FaSST, Fig. 4a)
-    InServer  ///< a gather server's thread, Table 1 in software (Fig. 11's in-server GaS)
+    InServer, ///< a gather server's thread, Table 1 in software (Fig. 11's in-server GaS)
+    InSwitch  ///< the switches of a coordination tree (switchtx.p4; +GaS, +Tree-GaS)
 };
 
 /// What a thread spends CPU on, for the per-message costs and Fig. 12's CPU by function.
@@ -163,7 +164,8 @@ class Cluster
     void Finish();
 
     // Transport: control messages (UDP, unreliable) and data messages (reliable channel),
-    // from thread `thread` on `src` to thread `thread` on `dst`.
+    // from thread `thread` on `src` to thread `thread` on `dst`. In-switch, a control message
+    // to the sender's own host crosses the switches too: they count it.
     void SendControl(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header);
     void SendData(uint32_t src, uint32_t dst, uint32_t thread, const DataMessage& message);
     void Receive(uint32_t host, uint32_t thread, const Datagram& datagram);

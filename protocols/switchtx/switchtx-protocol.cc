@@ -1,5 +1,6 @@
 #include "protocols/switchtx/switchtx-protocol.h"
 
+#include "protocols/switchtx/in-switch-gas.h"
 #include "protocols/switchtx/switchtx-checker.h"
 #include "protocols/txn/txn-history.h"
 #include "protocols/txn/workload-spec.h"
@@ -7,6 +8,7 @@
 #include "sim/core/sim-time.h"
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
+#include "sim/scenario/scenario.h"
 #include "sim/schema/time-window.h"
 #include "sim/trace/trace-outputs.h"
 
@@ -20,9 +22,30 @@ namespace
 const Choices<Mode>&
 ModeChoices()
 {
-    static const Choices<Mode> choices{{"fasst", Mode::Fasst}, {"in-server", Mode::InServer}};
+    static const Choices<Mode> choices{
+        {"fasst", Mode::Fasst}, {"in-server", Mode::InServer}, {"switch", Mode::InSwitch}};
     return choices;
 }
+
+const Choices<GasScope>&
+ScopeChoices()
+{
+    static const Choices<GasScope> choices{{"tree", GasScope::Tree}, {"root", GasScope::Root}};
+    return choices;
+}
+
+const Choices<uint8_t>&
+SwitchModeChoices()
+{
+    static const Choices<uint8_t> choices{
+        {"normal", contract::MODE_NORMAL},
+        {"broken-early-scatter", contract::MODE_EARLY_SCATTER},
+        {"broken-ignore-aborted", contract::MODE_IGNORE_ABORTED}};
+    return choices;
+}
+
+/// switchtx.p4's priority classes are queues 1..3 (docs/switchtx.md, "Priorities").
+constexpr int64_t kQueuesNeeded = contract::CLASS_HIGH + 1;
 
 enum class WorkloadKind
 {
@@ -86,9 +109,19 @@ SwitchTxProtocol::ParamsSpec()
     Spec spec = Spec::Object();
     spec.Field("coordination", Spec::Enum(ModeChoices()),
                "who coordinates lock, validate, commit-backup and commit-primary: the client "
-               "thread by RPC (fasst, FaSST's server-based coordination) or a gather server's "
-               "thread running Table 1 in software (in-server, Fig. 11's in-server GaS)",
+               "thread by RPC (fasst, FaSST's server-based coordination), a gather server's "
+               "thread running Table 1 in software (in-server, Fig. 11's in-server GaS), or "
+               "the switches of a coordination tree running switchtx.p4 (switch; see scope)",
                "fasst")
+        .OptionalField("scope", Spec::Enum(ScopeChoices()),
+                       "switch: which switches gather and scatter: every switch of the tree "
+                       "(tree, +Tree-GaS) or its root alone, at the top level, the others "
+                       "relaying (root, Fig. 10's +GaS) (default: tree)")
+        .OptionalField("switch_mode", Spec::Enum(SwitchModeChoices()),
+                       "switch, tests only: normal, or a broken switch for the checker's "
+                       "negative controls: broken-early-scatter passes each phase's first "
+                       "message on at once; broken-ignore-aborted never drops a message of an "
+                       "aborted transaction (default: normal)")
         .OptionalField("gather_server", Spec::String(),
                        "in-server: the host that gathers every transaction (default: each "
                        "transaction's client's own server)")
@@ -183,6 +216,23 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
                                        hosts, config.threads, config.mpl, slots,
                                        uint64_t{1} << kSlotBits));
     }
+    const ParamView switchSection = world.GetScenario().Section("switch");
+    if (switchSection.Int("priorities") < kQueuesNeeded)
+    {
+        // Every switch runs switchtx.p4, in every mode: its classes must stay apart.
+        switchSection.Fail("priorities",
+                           fmt::format("switchtx puts its three priority classes in queues 1 to "
+                                       "{}: it needs at least {} queues per port, got {}",
+                                       kQueuesNeeded - 1, kQueuesNeeded,
+                                       switchSection.Int("priorities")));
+    }
+    for (const char* key : {"scope", "switch_mode"})
+    {
+        if (params.Has(key) && config.mode != Mode::InSwitch)
+        {
+            params.Fail(key, "only the switch coordination has it");
+        }
+    }
     std::optional<uint32_t> gatherHost;
     if (params.Has("gather_server"))
     {
@@ -213,9 +263,40 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     config.stopPs = window.stopPs;
     m_activePs = window.ActivePs();
 
-    // Every switch runs switchtx.p4, which gives SwitchTx messages their priority class; no
-    // switch takes part in a tree (switch id 0) until in-switch GaS.
-    world.SetPipelineFactory(world.ProgramPipelineFactory(contract::kProgram, params.Path()));
+    // Every switch runs switchtx.p4, which gives SwitchTx messages their priority class. In
+    // the switch mode the control plane configures each one (switch id, scatter groups,
+    // receivers); otherwise none takes part in a tree (switch id 0).
+    if (config.mode == Mode::InSwitch)
+    {
+        const GasScope scope =
+            params.Has("scope") ? params.Choice("scope", ScopeChoices()) : GasScope::Tree;
+        const uint8_t switchMode = params.Has("switch_mode")
+                                       ? params.Choice("switch_mode", SwitchModeChoices())
+                                       : contract::MODE_NORMAL;
+        std::unique_ptr<InSwitchGas> gas;
+        try
+        {
+            gas = std::make_unique<InSwitchGas>(
+                topology, scope, switchSection.DurationNs("pipeline_delay") * kPsPerNs);
+        }
+        catch (const ConfigError& error)
+        {
+            params.Fail("coordination",
+                        fmt::format("the in-switch control plane rejects the topology: {}",
+                                    error.what()));
+        }
+        const GasNetwork& network = gas->Network();
+        world.SetPipelineFactory(world.ProgramPipelineFactory(
+            contract::kProgram, params.Path(),
+            [&network, switchMode](P4Pipeline& pipeline, SwitchDevice& device) {
+                network.Configure(pipeline, device, switchMode);
+            }));
+        m_route = std::move(gas);
+    }
+    else
+    {
+        world.SetPipelineFactory(world.ProgramPipelineFactory(contract::kProgram, params.Path()));
+    }
     if (config.mode == Mode::InServer)
     {
         m_route = std::make_unique<InServerGas>(gatherHost);

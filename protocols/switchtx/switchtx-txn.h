@@ -11,6 +11,8 @@
 namespace incsim::switchtx
 {
 
+struct InSwitchPlan;
+
 /// One operation of an attempt: a read (the value and version the execute phase saw; whether
 /// the attempt also writes the key) or a write (the value to install).
 struct PlanOp
@@ -42,6 +44,8 @@ struct TxnPlan
     std::vector<uint32_t> writeBackups;    ///< W_B
     std::vector<uint32_t> readPrimaries;   ///< R_P: primaries of keys read and not written
     std::vector<uint32_t> participants;    ///< all of the above
+    /// In-switch GaS: the coordination tree's slices for every participant and phase.
+    std::shared_ptr<const InSwitchPlan> gas;
 };
 
 using PlanPtr = std::shared_ptr<const TxnPlan>;

@@ -99,6 +99,8 @@ WorkerThread::BeginAttempt(ClientSlot& slot)
     slot.plan.reset();
     slot.seen.clear();
     slot.readOnlyValues.clear();
+    slot.lockAtPs = 0;
+    slot.initPlan.reset();
     ++m_cluster.Stats().attempts;
     if (config.mode == Mode::InServer)
     {
@@ -121,6 +123,18 @@ WorkerThread::BeginAttempt(ClientSlot& slot)
         return;
     }
     slot.stage = Stage::Executing;
+    if (config.mode == Mode::InSwitch)
+    {
+        // The tree depends only on who takes part, which the keys give: install it in
+        // parallel with the execute phase, as in-server's init ([D] 3). The execution here
+        // sees the same (no) values as the one above, so m_accesses stays as it was.
+        std::shared_ptr<TxnPlan> shape = BuildPlan(slot);
+        if (!shape->serverDriven)
+        {
+            SendInit(slot, *shape);
+            slot.initPlan = std::move(shape);
+        }
+    }
     SendReads(slot, m_accesses);
 }
 
@@ -204,8 +218,8 @@ WorkerThread::BuildShape(TxnPlan& plan) const
     SortUnique(plan.participants);
 }
 
-void
-WorkerThread::StartCommit(ClientSlot& slot)
+std::shared_ptr<TxnPlan>
+WorkerThread::BuildPlan(const ClientSlot& slot)
 {
     m_accesses.clear();
     m_cluster.Workload().Execute(slot.txn, SeenValues(slot.seen), m_accesses);
@@ -214,7 +228,6 @@ WorkerThread::StartCommit(ClientSlot& slot)
     plan->clientHost = m_host;
     plan->thread = m_thread;
     plan->client = ClientId();
-    plan->attempt = m_attempts++;
     plan->kind = slot.txn.kind;
     plan->retry = slot.retry;
     // One read (the first access, if a read) and one write (the last value) per key.
@@ -255,11 +268,76 @@ WorkerThread::StartCommit(ClientSlot& slot)
     SortUnique(primaries);
     // A single-shard transaction skips the gatherer ([D] 17): its client drives it by RPC.
     plan->serverDriven = m_cluster.Config().mode == Mode::Fasst || primaries.size() == 1;
+    return plan;
+}
+
+namespace
+{
+bool
+SameParticipants(const TxnPlan& a, const TxnPlan& b)
+{
+    return a.serverDriven == b.serverDriven && a.writePrimaries == b.writePrimaries &&
+           a.writeBackups == b.writeBackups && a.readPrimaries == b.readPrimaries;
+}
+} // namespace
+
+void
+WorkerThread::StartCommit(ClientSlot& slot)
+{
+    std::shared_ptr<TxnPlan> plan = BuildPlan(slot);
+    plan->attempt = m_attempts++;
+    if (m_cluster.Config().mode == Mode::InSwitch && !plan->serverDriven)
+    {
+        if (slot.initPlan && SameParticipants(*slot.initPlan, *plan))
+        {
+            plan->gas = slot.initPlan->gas;
+        }
+        else
+        {
+            SendInit(slot, *plan);  // the values read changed who takes part: a new tree
+        }
+    }
+    slot.initPlan.reset();
     slot.plan = plan;
     LogRequest(slot, NowPs() / kPsPerNs);
     slot.stage = Stage::Committing;
-    ArmTimer(slot);
-    SendPlan(slot);
+    StartLockPhase(slot);
+}
+
+void
+WorkerThread::SendInit(ClientSlot& slot, TxnPlan& plan)
+{
+    ControlHeader init;
+    init.type = MsgType::Init;
+    init.retry = slot.retry;
+    init.txnId = slot.txnId;
+    slot.lockAtPs = NowPs() + m_cluster.Route()->Prepare(plan, init.slices);
+    // To the client's own address: up to the root untouched, then installed top down.
+    m_cluster.SendControl(m_host, m_host, m_thread, init);
+}
+
+void
+WorkerThread::StartLockPhase(ClientSlot& slot)
+{
+    if (NowPs() >= slot.lockAtPs)
+    {
+        ArmTimer(slot);
+        SendPlan(slot);
+        return;
+    }
+    // The init has not had time to reach every tree switch: a participant's reply would find
+    // a switch that does not know the attempt yet, and be dropped as stale. The plan, built,
+    // leaves the NIC when it has.
+    const uint32_t index = slot.index;
+    const uint32_t txnId = slot.txnId;
+    ns3::Simulator::Schedule(Ps(slot.lockAtPs - NowPs()), [this, index, txnId] {
+        ClientSlot& waiting = m_clientSlots[index];
+        if (waiting.txnId == txnId && waiting.stage == Stage::Committing)
+        {
+            ArmTimer(waiting);
+            SendPlan(waiting);
+        }
+    });
 }
 
 void
@@ -286,26 +364,35 @@ WorkerThread::StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& ac
     BuildShape(*plan);
     plan->serverDriven = m_cluster.Config().mode == Mode::Fasst ||
                          plan->readPrimaries.size() == 1;
+    if (m_cluster.Config().mode == Mode::InSwitch && !plan->serverDriven)
+    {
+        SendInit(slot, *plan);
+    }
     slot.plan = plan;
     slot.stage = Stage::Committing;
-    slot.phase = Phase::VersionCopy;
-    slot.replies = 0;
-    ArmTimer(slot);
-    // The request is logged once the values are known (at the answer), with this time.
-    slot.sentPs = NowPs();
-    for (uint32_t host : plan->readPrimaries)
-    {
-        m_cluster.SendData(m_host, host, m_thread,
-                           NewMessage(DataMessage::Kind::Plan, MsgType::LockRequest, slot));
-    }
+    StartLockPhase(slot);
 }
 
 void
 WorkerThread::SendPlan(ClientSlot& slot)
 {
     const TxnPlan& plan = *slot.plan;
-    slot.phase = Phase::Lock;
+    const GasRoute* route = m_cluster.Route();
     slot.replies = 0;
+    if (plan.readOnly)
+    {
+        slot.phase = Phase::VersionCopy;
+        // The request is logged once the values are known (at the answer), with this time.
+        slot.sentPs = NowPs();
+        for (uint32_t host : plan.readPrimaries)
+        {
+            DataMessage message = NewMessage(DataMessage::Kind::Plan, MsgType::LockRequest, slot);
+            message.bytes += route && plan.gas ? route->PlanBytes(plan, host) : 0;
+            m_cluster.SendData(m_host, host, m_thread, message);
+        }
+        return;
+    }
+    slot.phase = Phase::Lock;
     const auto bytesFor = [&plan](uint32_t host) {
         uint32_t items = 0;
         for (const PlanOp& op : plan.ops)
@@ -323,7 +410,7 @@ WorkerThread::SendPlan(ClientSlot& slot)
         DataMessage message = NewMessage(
             DataMessage::Kind::Plan,
             lockOrValidate ? MsgType::LockRequest : MsgType::WriteData, slot);
-        message.bytes = bytesFor(host);
+        message.bytes = bytesFor(host) + (route && plan.gas ? route->PlanBytes(plan, host) : 0);
         m_cluster.SendData(m_host, host, m_thread, message);
     }
 }

@@ -109,12 +109,22 @@ class WorkerThread
         bool anyCommitted = false;  ///< resolution: a fence reply said committed
         std::vector<DataMessage::Item> readOnlyValues;
         ns3::EventId timer;
+        /// In-switch: the lock phase starts no earlier (the init has reached the tree), and
+        /// the execute phase's guess of the attempt's shape, whose tree the init installed.
+        int64_t lockAtPs = 0;
+        std::shared_ptr<TxnPlan> initPlan;
     };
     class SeenValues;
     void BeginAttempt(ClientSlot& slot);
     void SendReads(ClientSlot& slot, const std::vector<txn::Access>& accesses);
     void OnReadReply(ClientSlot& slot, const DataMessage& message);
+    /// Executes on the values read and builds the attempt's plan (operations and shape).
+    std::shared_ptr<TxnPlan> BuildPlan(const ClientSlot& slot);
     void StartCommit(ClientSlot& slot);
+    /// In-switch: the attempt's tree (Prepare) and its init, to the client's own address.
+    void SendInit(ClientSlot& slot, TxnPlan& plan);
+    /// Sends the plan (the lock phase) once the init has had time to install.
+    void StartLockPhase(ClientSlot& slot);
     void StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& accesses);
     void BuildShape(TxnPlan& plan) const;
     void SendPlan(ClientSlot& slot);
