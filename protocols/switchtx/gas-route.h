@@ -33,8 +33,10 @@ class GasRoute
     /// In-switch: called by the client once the attempt's participants are known, before its
     /// lock phase. Computes what FillSlices needs into `plan` (the slices ship with the plan,
     /// [D] 7) and the init's slices; returns how long after sending the init the lock phase
-    /// may start. In-server needs none of it (its init goes out before the plan exists).
-    virtual int64_t Prepare(TxnPlan& plan, GasSlices& init) { return 0; }
+    /// may start, or nullopt if the attempt cannot be gathered (in-switch: its tree does not
+    /// fit the control header), when the client drives it by RPC. In-server needs none of it
+    /// (its init goes out before the plan exists).
+    virtual std::optional<int64_t> Prepare(TxnPlan& plan, GasSlices& init) { return 0; }
     /// Bytes of coordination data the lock-phase message to `host` carries besides the plan.
     virtual uint32_t PlanBytes(const TxnPlan& plan, uint32_t host) const { return 0; }
 };

@@ -1,6 +1,7 @@
 #include "protocols/switchtx/in-switch-gas.h"
 
 #include "protocols/switchtx/switchtx-wire.h"
+#include "sim/core/diagnostics.h"
 #include "sim/core/sim-time.h"
 
 #include <algorithm>
@@ -96,12 +97,22 @@ InSwitchGas::GroupHosts(uint16_t) const
     throw std::logic_error("switchtx: in-switch GaS scatters in the switches");
 }
 
-int64_t
+std::optional<int64_t>
 InSwitchGas::Prepare(TxnPlan& plan, GasSlices& init)
 {
     std::array<uint8_t, static_cast<size_t>(Phase::Done)> index{};
     const GasTransaction txn = Describe(plan, index);
-    auto gas = std::make_shared<InSwitchPlan>(InSwitchPlan{m_planner.Next(txn), index});
+    std::shared_ptr<InSwitchPlan> gas;
+    try
+    {
+        gas = std::make_shared<InSwitchPlan>(InSwitchPlan{m_planner.Next(txn), index});
+    }
+    catch (const ConfigError&)
+    {
+        // More tree switches than the header has slices for (a wide transaction on a large
+        // fat-tree): this attempt cannot be gathered in the switches.
+        return std::nullopt;
+    }
     init = gas->plan.Init();
     // The init climbs the client's path to the root, then descends to the deepest tree switch
     // ("the lock phase must not start before the init has had time to reach every tree

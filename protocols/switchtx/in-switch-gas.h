@@ -37,7 +37,7 @@ class InSwitchGas : public GasRoute
     void FillSlices(const TxnPlan& plan, MsgType type, uint32_t sender,
                     GasSlices& slices) override;
     const std::vector<uint32_t>& GroupHosts(uint16_t group) const override;
-    int64_t Prepare(TxnPlan& plan, GasSlices& init) override;
+    std::optional<int64_t> Prepare(TxnPlan& plan, GasSlices& init) override;
     uint32_t PlanBytes(const TxnPlan& plan, uint32_t host) const override;
 
     const GasNetwork& Network() const { return m_network; }

@@ -129,9 +129,8 @@ WorkerThread::BeginAttempt(ClientSlot& slot)
         // parallel with the execute phase, as in-server's init ([D] 3). The execution here
         // sees the same (no) values as the one above, so m_accesses stays as it was.
         std::shared_ptr<TxnPlan> shape = BuildPlan(slot);
-        if (!shape->serverDriven)
+        if (!shape->serverDriven && SendInit(slot, *shape))
         {
-            SendInit(slot, *shape);
             slot.initPlan = std::move(shape);
         }
     }
@@ -292,9 +291,9 @@ WorkerThread::StartCommit(ClientSlot& slot)
         {
             plan->gas = slot.initPlan->gas;
         }
-        else
+        else if (!SendInit(slot, *plan))  // the values read changed who takes part
         {
-            SendInit(slot, *plan);  // the values read changed who takes part: a new tree
+            plan->serverDriven = true;
         }
     }
     slot.initPlan.reset();
@@ -304,16 +303,23 @@ WorkerThread::StartCommit(ClientSlot& slot)
     StartLockPhase(slot);
 }
 
-void
+bool
 WorkerThread::SendInit(ClientSlot& slot, TxnPlan& plan)
 {
     ControlHeader init;
     init.type = MsgType::Init;
     init.retry = slot.retry;
     init.txnId = slot.txnId;
-    slot.lockAtPs = NowPs() + m_cluster.Route()->Prepare(plan, init.slices);
+    const std::optional<int64_t> waitPs = m_cluster.Route()->Prepare(plan, init.slices);
+    if (!waitPs)
+    {
+        ++m_cluster.Stats().ungathered;
+        return false;
+    }
+    slot.lockAtPs = NowPs() + *waitPs;
     // To the client's own address: up to the root untouched, then installed top down.
     m_cluster.SendControl(m_host, m_host, m_thread, init);
+    return true;
 }
 
 void
@@ -364,9 +370,10 @@ WorkerThread::StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& ac
     BuildShape(*plan);
     plan->serverDriven = m_cluster.Config().mode == Mode::Fasst ||
                          plan->readPrimaries.size() == 1;
-    if (m_cluster.Config().mode == Mode::InSwitch && !plan->serverDriven)
+    if (m_cluster.Config().mode == Mode::InSwitch && !plan->serverDriven &&
+        !SendInit(slot, *plan))
     {
-        SendInit(slot, *plan);
+        plan->serverDriven = true;
     }
     slot.plan = plan;
     slot.stage = Stage::Committing;

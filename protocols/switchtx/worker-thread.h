@@ -122,7 +122,8 @@ class WorkerThread
     std::shared_ptr<TxnPlan> BuildPlan(const ClientSlot& slot);
     void StartCommit(ClientSlot& slot);
     /// In-switch: the attempt's tree (Prepare) and its init, to the client's own address.
-    void SendInit(ClientSlot& slot, TxnPlan& plan);
+    /// False if no tree fits the header: the client drives the attempt by RPC.
+    bool SendInit(ClientSlot& slot, TxnPlan& plan);
     /// Sends the plan (the lock phase) once the init has had time to install.
     void StartLockPhase(ClientSlot& slot);
     void StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& accesses);
