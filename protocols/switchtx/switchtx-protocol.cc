@@ -9,6 +9,7 @@
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
+#include "sim/switch/p4-pipeline.h"
 #include "sim/schema/time-window.h"
 #include "sim/trace/trace-outputs.h"
 
@@ -288,8 +289,9 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
         const GasNetwork& network = gas->Network();
         world.SetPipelineFactory(world.ProgramPipelineFactory(
             contract::kProgram, params.Path(),
-            [&network, switchMode](P4Pipeline& pipeline, SwitchDevice& device) {
+            [this, &network, switchMode](P4Pipeline& pipeline, SwitchDevice& device) {
                 network.Configure(pipeline, device, switchMode);
+                m_pipelines.push_back(&pipeline);
             }));
         m_route = std::move(gas);
     }
@@ -333,6 +335,26 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"stale_control_dropped", stats.staleDropped},
                {"ungathered", stats.ungathered}};
     AddLatencyMetrics(metrics, stats.latenciesPs, {50, 99});
+    if (!m_pipelines.empty())
+    {
+        // switchtx.p4's event counter, over every switch (a switch that restarted counts
+        // from its restart: counters are state, like the slots).
+        static constexpr const char* kEventNames[] = {
+            "init_installed", "gathered", "to_parent", "scattered",
+            "to_client",      "aborted",  "dropped_stale", "dropped_aborted"};
+        static_assert(std::size(kEventNames) == contract::EVENT_DROPPED_ABORTED + 1);
+        for (size_t e = 0; e < std::size(kEventNames); ++e)
+        {
+            uint64_t total = 0;
+            for (P4Pipeline* pipeline : m_pipelines)
+            {
+                total += pipeline->Control()
+                             .GetCounter(contract::MyIngress::switchtx_events::kName)
+                             .Packets(e);
+            }
+            metrics["switch_events"][kEventNames[e]] = total;
+        }
+    }
     for (size_t f = 0; f < kFunctions; ++f)
     {
         const char* name = FunctionName(static_cast<Function>(f));

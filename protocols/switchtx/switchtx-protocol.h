@@ -7,6 +7,12 @@
 #include "sim/scenario/protocol.h"
 
 #include <memory>
+#include <vector>
+
+namespace incsim
+{
+class P4Pipeline;
+}
 
 namespace incsim::switchtx
 {
@@ -29,6 +35,7 @@ class SwitchTxProtocol : public Protocol
     std::unique_ptr<GasRoute> m_route;
     std::unique_ptr<Cluster> m_cluster;
     int64_t m_activePs = 0;
+    std::vector<P4Pipeline*> m_pipelines;  ///< in-switch: every switch's switchtx.p4
 };
 
 void RegisterSwitchTxProtocol();
