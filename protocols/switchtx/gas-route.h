@@ -24,8 +24,9 @@ class GasRoute
     virtual ~GasRoute() = default;
     /// The host a control message of `clientHost`'s transaction goes to.
     virtual uint32_t GatherHost(uint32_t clientHost) const = 0;
-    /// Fills `slices` for a reply of `type` (a gathered type or fail) to `plan`.
-    virtual void FillSlices(const TxnPlan& plan, MsgType type, GasSlices& slices) = 0;
+    /// Fills the plan's slices (TxnPlan::replySlices, failSlices) once its shape is known:
+    /// what each reply, and a fail, carries.
+    virtual void Prepare(TxnPlan& plan) = 0;
     /// In-server: the hosts a scatter group stands for (the preloaded multicast groups'
     /// software twin); in-switch GaS never asks.
     virtual const std::vector<uint32_t>& GroupHosts(uint16_t group) const = 0;
@@ -42,13 +43,14 @@ class InServerGas : public GasRoute
     explicit InServerGas(std::optional<uint32_t> gatherHost);
 
     uint32_t GatherHost(uint32_t clientHost) const override;
-    void FillSlices(const TxnPlan& plan, MsgType type, GasSlices& slices) override;
+    void Prepare(TxnPlan& plan) override;
     const std::vector<uint32_t>& GroupHosts(uint16_t group) const override;
 
     static constexpr uint8_t kSwitchId = 1;  ///< the gather server's slice
 
   private:
     uint16_t GroupOf(std::vector<uint32_t> hosts);
+    static GasSlices OneSlice(uint16_t threshold, uint16_t group);
 
     std::optional<uint32_t> m_gatherHost;
     std::map<std::vector<uint32_t>, uint16_t> m_groupIds;

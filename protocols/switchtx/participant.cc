@@ -516,9 +516,11 @@ WorkerThread::ReplyPhase(const Participation& p, MsgType type)
     header.retry = plan.retry;
     header.txnId = p.txnId;
     header.count = 1;
-    GasRoute& route = *m_cluster.Route();
-    route.FillSlices(plan, type, header.slices);
-    m_cluster.SendControl(m_host, route.GatherHost(plan.clientHost), m_thread, header);
+    header.slices = type == MsgType::Fail
+                        ? plan.failSlices
+                        : plan.replySlices[static_cast<size_t>(CompletedBy(type))];
+    m_cluster.SendControl(m_host, m_cluster.Route()->GatherHost(plan.clientHost), m_thread,
+                          header);
     if (type == MsgType::Fail && plan.clientHost == m_host)
     {
         // The scatter skips the fail's sender, which here is also the client's server.

@@ -255,6 +255,10 @@ WorkerThread::StartCommit(ClientSlot& slot)
     SortUnique(primaries);
     // A single-shard transaction skips the gatherer ([D] 17): its client drives it by RPC.
     plan->serverDriven = m_cluster.Config().mode == Mode::Fasst || primaries.size() == 1;
+    if (!plan->serverDriven)
+    {
+        m_cluster.Route()->Prepare(*plan);
+    }
     slot.plan = plan;
     LogRequest(slot, NowPs() / kPsPerNs);
     slot.stage = Stage::Committing;
@@ -286,6 +290,10 @@ WorkerThread::StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& ac
     BuildShape(*plan);
     plan->serverDriven = m_cluster.Config().mode == Mode::Fasst ||
                          plan->readPrimaries.size() == 1;
+    if (!plan->serverDriven)
+    {
+        m_cluster.Route()->Prepare(*plan);
+    }
     slot.plan = plan;
     slot.stage = Stage::Committing;
     slot.phase = Phase::VersionCopy;
