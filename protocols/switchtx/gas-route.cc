@@ -18,26 +18,37 @@ InServerGas::GatherHost(uint32_t clientHost) const
     return m_gatherHost.value_or(clientHost);
 }
 
-void
-InServerGas::FillSlices(const TxnPlan& plan, MsgType type, uint32_t, GasSlices& slices)
+GasSlices
+InServerGas::OneSlice(uint16_t threshold, uint16_t group)
 {
-    slices = GasSlices{};
-    GasSlice& slice = slices.path[0];
-    slice.switchId = kSwitchId;
-    slice.parentPort = GasSlice::kNoParent;
-    if (type == MsgType::Fail)
+    GasSlices slices{};
+    slices.path[0] = GasSlice{kSwitchId, threshold, GasSlice::kNoParent, group};
+    return slices;
+}
+
+std::optional<int64_t>
+InServerGas::Prepare(TxnPlan& plan, GasSlices&)
+{
+    for (size_t p = 0; p < kPhases; ++p)
     {
-        std::vector<uint32_t> hosts = plan.writePrimaries;
-        hosts.insert(hosts.end(), plan.writeBackups.begin(), plan.writeBackups.end());
-        hosts.push_back(plan.clientHost);
-        slice.threshold = 1;
-        slice.scatterGroup = GroupOf(std::move(hosts));
-        return;
+        const auto done = static_cast<Phase>(p);
+        const Phase next = NextPhase(plan, done);
+        plan.replySlices[p] =
+            OneSlice(static_cast<uint16_t>(Members(plan, done).size()),
+                     next == Phase::Done ? 0 : GroupOf(Members(plan, next)));
     }
-    const Phase done = CompletedBy(type);
-    slice.threshold = static_cast<uint16_t>(Members(plan, done).size());
-    const Phase next = NextPhase(plan, done);
-    slice.scatterGroup = next == Phase::Done ? 0 : GroupOf(Members(plan, next));
+    std::vector<uint32_t> hosts = plan.writePrimaries;
+    hosts.insert(hosts.end(), plan.writeBackups.begin(), plan.writeBackups.end());
+    hosts.push_back(plan.clientHost);
+    plan.failSlices = OneSlice(1, GroupOf(std::move(hosts)));
+    return 0;
+}
+
+const GasSlices&
+InServerGas::Slices(const TxnPlan& plan, MsgType type, uint32_t) const
+{
+    return type == MsgType::Fail ? plan.failSlices
+                                 : plan.replySlices[static_cast<size_t>(CompletedBy(type))];
 }
 
 const std::vector<uint32_t>&

@@ -36,7 +36,7 @@ Union(std::vector<uint32_t> a, const std::vector<uint32_t>& b)
 
 /// The attempt's gathered phases in order, as the control plane describes a transaction.
 GasTransaction
-Describe(const TxnPlan& plan, std::array<uint8_t, static_cast<size_t>(Phase::Done)>& index)
+Describe(const TxnPlan& plan, std::array<uint8_t, kPhases>& index)
 {
     index.fill(InSwitchPlan::kNoPhase);
     GasTransaction txn;
@@ -74,21 +74,20 @@ InSwitchGas::InSwitchGas(const Topology& topology, GasScope scope, int64_t pipel
     }
 }
 
-void
-InSwitchGas::FillSlices(const TxnPlan& plan, MsgType type, uint32_t sender, GasSlices& slices)
+const GasSlices&
+InSwitchGas::Slices(const TxnPlan& plan, MsgType type, uint32_t sender) const
 {
     const InSwitchPlan& gas = *plan.gas;
     if (type == MsgType::Fail)
     {
-        slices = gas.plan.Fail(sender);
-        return;
+        return gas.plan.Fail(sender);
     }
     const uint8_t index = gas.index[static_cast<size_t>(CompletedBy(type))];
     if (index == InSwitchPlan::kNoPhase)
     {
         throw std::logic_error("switchtx: a reply for a phase the attempt does not have");
     }
-    slices = gas.plan.Phase(index, sender);
+    return gas.plan.Phase(index, sender);
 }
 
 const std::vector<uint32_t>&
@@ -100,7 +99,7 @@ InSwitchGas::GroupHosts(uint16_t) const
 std::optional<int64_t>
 InSwitchGas::Prepare(TxnPlan& plan, GasSlices& init)
 {
-    std::array<uint8_t, static_cast<size_t>(Phase::Done)> index{};
+    std::array<uint8_t, kPhases> index{};
     const GasTransaction txn = Describe(plan, index);
     std::shared_ptr<InSwitchPlan> gas;
     try

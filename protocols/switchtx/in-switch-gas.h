@@ -19,7 +19,7 @@ struct InSwitchPlan
 {
     static constexpr uint8_t kNoPhase = 0xFF;
     GasPlan plan;
-    std::array<uint8_t, static_cast<size_t>(Phase::Done)> index;  ///< by Phase; kNoPhase
+    std::array<uint8_t, kPhases> index;  ///< by Phase; kNoPhase
 };
 
 /// In-switch GaS (+GaS in scope Root, +Tree-GaS in scope Tree): the switches of a
@@ -34,8 +34,7 @@ class InSwitchGas : public GasRoute
     InSwitchGas(const Topology& topology, GasScope scope, int64_t pipelineDelayPs);
 
     uint32_t GatherHost(uint32_t clientHost) const override { return clientHost; }
-    void FillSlices(const TxnPlan& plan, MsgType type, uint32_t sender,
-                    GasSlices& slices) override;
+    const GasSlices& Slices(const TxnPlan& plan, MsgType type, uint32_t sender) const override;
     const std::vector<uint32_t>& GroupHosts(uint16_t group) const override;
     std::optional<int64_t> Prepare(TxnPlan& plan, GasSlices& init) override;
     uint32_t PlanBytes(const TxnPlan& plan, uint32_t host) const override;

@@ -517,7 +517,7 @@ WorkerThread::ReplyPhase(const Participation& p, MsgType type)
     header.txnId = p.txnId;
     header.count = 1;
     GasRoute& route = *m_cluster.Route();
-    route.FillSlices(plan, type, m_host, header.slices);
+    header.slices = route.Slices(plan, type, m_host);
     m_cluster.SendControl(m_host, route.GatherHost(plan.clientHost), m_thread, header);
     if (type == MsgType::Fail && plan.clientHost == m_host)
     {

@@ -169,7 +169,11 @@ SwitchTxProtocol::WorkloadSpec()
     spec.Field("kind", Spec::Enum(WorkloadKindChoices()),
                "ycsbt: YCSB-T (§5.1); tpcc: TPC-C New-Order and Payment", "ycsbt");
     txn::AddYcsbtFields(spec);
-    txn::AddTpccFields(spec);
+    // The paper's TPC-C (§5.1): 24 warehouses per server, every New-Order item remote.
+    txn::TpccWorkload::Config tpcc;
+    tpcc.warehousesPerPartition = 24;
+    tpcc.remoteItems = 1.0;
+    txn::AddTpccFields(spec, tpcc);
     spec.Field("start", Spec::Duration(), "when clients begin", "0ns")
         .OptionalField("stop", Spec::Duration(),
                        "when clients stop starting transactions and retries: a run that "

@@ -4,12 +4,26 @@
 #include "protocols/switchtx/switchtx-wire.h"
 #include "protocols/txn/txn-workload.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 namespace incsim::switchtx
 {
+
+/// The phases after the execute phase (§2.1, §3.2.3).
+enum class Phase : uint8_t
+{
+    Lock,
+    Validate,
+    CommitBackup,
+    CommitPrimary,
+    VersionCopy,
+    ValidateRead,
+    Done
+};
+constexpr size_t kPhases = static_cast<size_t>(Phase::Done) + 1;
 
 struct InSwitchPlan;
 
@@ -44,23 +58,15 @@ struct TxnPlan
     std::vector<uint32_t> writeBackups;    ///< W_B
     std::vector<uint32_t> readPrimaries;   ///< R_P: primaries of keys read and not written
     std::vector<uint32_t> participants;    ///< all of the above
+    /// The slices a reply completing each phase carries, and a fail's (GasRoute::Prepare,
+    /// once per attempt, so replies fill them without work).
+    std::array<GasSlices, kPhases> replySlices{};
+    GasSlices failSlices{};
     /// In-switch GaS: the coordination tree's slices for every participant and phase.
     std::shared_ptr<const InSwitchPlan> gas;
 };
 
 using PlanPtr = std::shared_ptr<const TxnPlan>;
-
-/// The phases after the execute phase (§2.1, §3.2.3).
-enum class Phase : uint8_t
-{
-    Lock,
-    Validate,
-    CommitBackup,
-    CommitPrimary,
-    VersionCopy,
-    ValidateRead,
-    Done
-};
 
 /// The reply a participant sends when it has done `phase` (Table 1's gathered types).
 MsgType ReplyOf(Phase phase);

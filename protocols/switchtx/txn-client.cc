@@ -285,22 +285,35 @@ WorkerThread::StartCommit(ClientSlot& slot)
 {
     std::shared_ptr<TxnPlan> plan = BuildPlan(slot);
     plan->attempt = m_attempts++;
-    if (m_cluster.Config().mode == Mode::InSwitch && !plan->serverDriven)
-    {
-        if (slot.initPlan && SameParticipants(*slot.initPlan, *plan))
-        {
-            plan->gas = slot.initPlan->gas;
-        }
-        else if (!SendInit(slot, *plan))  // the values read changed who takes part
-        {
-            plan->serverDriven = true;
-        }
-    }
+    PrepareGather(slot, *plan);
     slot.initPlan.reset();
     slot.plan = plan;
     LogRequest(slot, NowPs() / kPsPerNs);
     slot.stage = Stage::Committing;
     StartLockPhase(slot);
+}
+
+void
+WorkerThread::PrepareGather(ClientSlot& slot, TxnPlan& plan)
+{
+    if (plan.serverDriven)
+    {
+        return;
+    }
+    if (m_cluster.Config().mode != Mode::InSwitch)
+    {
+        GasSlices noInit;  // in-server's init went out at the start of the attempt
+        m_cluster.Route()->Prepare(plan, noInit);
+        return;
+    }
+    if (slot.initPlan && SameParticipants(*slot.initPlan, plan))
+    {
+        plan.gas = slot.initPlan->gas;
+    }
+    else if (!SendInit(slot, plan))  // read-only, or the values read changed who takes part
+    {
+        plan.serverDriven = true;
+    }
 }
 
 bool
@@ -370,11 +383,7 @@ WorkerThread::StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& ac
     BuildShape(*plan);
     plan->serverDriven = m_cluster.Config().mode == Mode::Fasst ||
                          plan->readPrimaries.size() == 1;
-    if (m_cluster.Config().mode == Mode::InSwitch && !plan->serverDriven &&
-        !SendInit(slot, *plan))
-    {
-        plan->serverDriven = true;
-    }
+    PrepareGather(slot, *plan);
     slot.plan = plan;
     slot.stage = Stage::Committing;
     StartLockPhase(slot);

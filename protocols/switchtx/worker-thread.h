@@ -121,6 +121,9 @@ class WorkerThread
     /// Executes on the values read and builds the attempt's plan (operations and shape).
     std::shared_ptr<TxnPlan> BuildPlan(const ClientSlot& slot);
     void StartCommit(ClientSlot& slot);
+    /// What the attempt's replies carry (GasRoute::Prepare), unless the client drives it;
+    /// in-switch, the tree the init installed if the participants are those it was for.
+    void PrepareGather(ClientSlot& slot, TxnPlan& plan);
     /// In-switch: the attempt's tree (Prepare) and its init, to the client's own address.
     /// False if no tree fits the header: the client drives the attempt by RPC.
     bool SendInit(ClientSlot& slot, TxnPlan& plan);

@@ -6,9 +6,8 @@ namespace incsim::txn
 {
 
 Spec&
-AddYcsbtFields(Spec& workload)
+AddYcsbtFields(Spec& workload, const YcsbtWorkload::Config& d)
 {
-    const YcsbtWorkload::Config d;
     return workload
         .Field("partitions_per_txn", Spec::Integer().Min(1).Max(1 << 22),
                "YCSB-T: distinct partitions (servers) each transaction touches, at most the "
@@ -62,9 +61,8 @@ ReadYcsbtConfig(const ParamView& workload, uint32_t partitions)
 }
 
 Spec&
-AddTpccFields(Spec& workload)
+AddTpccFields(Spec& workload, const TpccWorkload::Config& d)
 {
-    const TpccWorkload::Config d;
     return workload
         .Field("warehouses_per_server", Spec::Integer().Min(1).Max(1 << 20),
                "TPC-C: warehouses of each partition (server)", d.warehousesPerPartition)

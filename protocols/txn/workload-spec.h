@@ -13,13 +13,14 @@ namespace incsim::txn
 // readers that turn them into a Config, checking what the spec alone cannot (with the JSON
 // path named). `partitions` is the protocol's number of shards.
 
-/// YCSB-T: partitions_per_txn, ops, records, columns, theta, reads.
-Spec& AddYcsbtFields(Spec& workload);
+/// YCSB-T: partitions_per_txn, ops, records, columns, theta, reads; their defaults from
+/// `defaults` (a protocol's paper may set its own).
+Spec& AddYcsbtFields(Spec& workload, const YcsbtWorkload::Config& defaults = {});
 YcsbtWorkload::Config ReadYcsbtConfig(const ParamView& workload, uint32_t partitions);
 
 /// TPC-C: warehouses_per_server, districts, customers, items, new_order, payment,
-/// remote_items, remote_customers, min_lines, max_lines.
-Spec& AddTpccFields(Spec& workload);
+/// remote_items, remote_customers, min_lines, max_lines; their defaults from `defaults`.
+Spec& AddTpccFields(Spec& workload, const TpccWorkload::Config& defaults = {});
 TpccWorkload::Config ReadTpccConfig(const ParamView& workload, uint32_t partitions);
 
 } // namespace incsim::txn

@@ -41,6 +41,11 @@ TxScenario(const std::string& coordination, const std::string& workload, double 
 
 const char* const kYcsbt = R"("kind": "ycsbt", "theta": 0.8, "records": 1000)";
 const char* const kYcsbtHot = R"("kind": "ycsbt", "theta": 0.99, "records": 50)";
+/// Mostly reads (43% of transactions read-only) under contention, and one partition per
+/// transaction (the single-shard path).
+const char* const kYcsbtReads = R"("kind": "ycsbt", "theta": 0.99, "records": 200, "reads": 0.9)";
+const char* const kYcsbtOneShard =
+    R"("kind": "ycsbt", "theta": 0.99, "records": 100, "partitions_per_txn": 1, "ops": 4)";
 const char* const kTpcc = R"("kind": "tpcc", "warehouses_per_server": 1, "items": 1000,
                               "customers": 100, "remote_items": 0.5)";
 
@@ -76,7 +81,8 @@ TEST_CASE("SwitchTx runs are serializable in every coordination mode and workloa
 {
     InitIncsim();
     const std::string mode = GENERATE("fasst", "in-server");
-    const std::string workload = GENERATE(as<std::string>{}, kYcsbt, kYcsbtHot, kTpcc);
+    const std::string workload =
+        GENERATE(as<std::string>{}, kYcsbt, kYcsbtHot, kYcsbtReads, kYcsbtOneShard, kTpcc);
     const bool reorder = GENERATE(false, true);
     const int seed = GENERATE(take(2, random(1, 1000000)));
     INFO(mode << " | " << workload << " | reorder " << reorder << " | seed " << seed);
