@@ -20,7 +20,10 @@ namespace
 const Choices<Mode>&
 ModeChoices()
 {
-    static const Choices<Mode> choices{{"fasst", Mode::Fasst}, {"in-server", Mode::InServer}};
+    static const Choices<Mode> choices{{"fasst", Mode::Fasst},
+                                       {"in-server", Mode::InServer},
+                                       {"eris", Mode::Eris},
+                                       {"eris-server", Mode::ErisServer}};
     return choices;
 }
 
@@ -87,7 +90,9 @@ SwitchTxProtocol::ParamsSpec()
     spec.Field("coordination", Spec::Enum(ModeChoices()),
                "who coordinates lock, validate, commit-backup and commit-primary: the client "
                "thread by RPC (fasst, FaSST's server-based coordination) or a gather server's "
-               "thread running Table 1 in software (in-server, Fig. 11's in-server GaS)",
+               "thread running Table 1 in software (in-server, Fig. 11's in-server GaS); or "
+               "the Eris baseline, with no such phases: independent transactions sequenced by "
+               "eris.p4 on the root switch (eris) or by one server thread (eris-server, §5.4)",
                "fasst")
         .OptionalField("gather_server", Spec::String(),
                        "in-server: the host that gathers every transaction (default: each "
@@ -125,6 +130,7 @@ SwitchTxProtocol::ParamsSpec()
         spec.Field(cost.key, Spec::Duration(), std::string("CPU time per message: ") + cost.doc,
                    cost.defaultValue);
     }
+    eris::ErisBaseline::AddParams(spec);
     return spec;
 }
 
@@ -158,6 +164,11 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     config.timeoutPs = params.DurationNs("timeout") * kPsPerNs;
     config.rcRetransmitPs = params.DurationNs("rc_retransmit") * kPsPerNs;
     config.fault = params.Choice("fault", FaultChoices());
+    const bool eris = config.mode == Mode::Eris || config.mode == Mode::ErisServer;
+    if (eris && config.fault != Fault::None)
+    {
+        params.Fail("fault", "the injected faults break SwitchTx's phases; Eris has none");
+    }
     if (config.fault == Fault::LoseFirstCommitOk && config.mode != Mode::InServer)
     {
         params.Fail("fault", "lose-first-commit-ok loses a control message: it needs the "
@@ -209,6 +220,13 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
         m_workload = std::make_unique<txn::YcsbtWorkload>(txn::ReadYcsbtConfig(workload, hosts));
     }
     const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "clients");
+    if (eris)
+    {
+        m_eris = std::make_unique<eris::ErisBaseline>();
+        m_eris->Install(world, params, workload, config.mode == Mode::ErisServer, window,
+                        m_workload.get());
+        return;
+    }
     config.startPs = window.startPs;
     config.stopPs = window.stopPs;
     m_activePs = window.ActivePs();
@@ -229,6 +247,11 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
 void
 SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
 {
+    if (m_eris)
+    {
+        m_eris->CollectMetrics(metrics);
+        return;
+    }
     // The run is over: the history's pending decisions are settled (and the traces are still
     // open), the channels' counters added up.
     m_cluster->Finish();
