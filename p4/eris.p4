@@ -33,11 +33,12 @@
  *   MyIngress.shard_seq_S      register<bit<32>>(1), S = 0 .. 39: the last stamp of shard S
  *                              (reset all of them with a new session).
  *   MyIngress.eris_events      counter(5, packets), indexed by EVENT_*.
- *   MyEgress.eris_receivers    key egress_rid (exact): to_shard(addr, udp_port), shard
- *                              rid - 1's host address and UDP port.
+ *   MyEgress.eris_receivers    key egress_rid (exact): to_shard(addr, udp_port), the host
+ *                              address and UDP port of replica (rid - 1) / 64 of shard
+ *                              (rid - 1) mod 64.
  *   MyEgress.eris_replicas     counter(3, packets), indexed by REPLICA_*.
- *   multicast group ERIS_SHARDS_GROUP on the sequencer: one node per shard (rid shard + 1,
- *                              the port towards the shard's host).
+ *   multicast group ERIS_SHARDS_GROUP on the sequencer: one node per shard replica (rid
+ *                              replica * 64 + shard + 1, the port towards its host).
  *   lib/ecmp.p4's tables for routes.
  */
 #include <core.p4>
@@ -283,7 +284,8 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
     apply {
         if (hdr.eris.isValid() && hdr.eris.msg_type == TYPE_SEQUENCED
                 && standard_metadata.egress_rid != 0) {
-            bit<16> shard = standard_metadata.egress_rid - 1;
+            // rid = replica * 64 + shard + 1: the replicas of a shard share its stamp slot.
+            bit<16> shard = (standard_metadata.egress_rid - 1) & 0x3F;
             if (((hdr.eris.dests >> shard) & 1) == 0) {
                 eris_replicas.count(REPLICA_PRUNED);
                 meta.drop_reason = DROP_CONSUMED;

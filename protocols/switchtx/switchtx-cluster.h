@@ -30,8 +30,10 @@ class WorkerThread;
 enum class Mode
 {
     Fasst,    ///< the client thread, by RPC over RC (FaSST, Fig. 4a)
-    InServer, ///< a gather server's thread, Table 1 in software (Fig. 11's in-server GaS)
-    InSwitch  ///< the switches of a coordination tree (switchtx.p4; +GaS, +Tree-GaS)
+    InServer,   ///< a gather server's thread, Table 1 in software (Fig. 11's in-server GaS)
+    InSwitch,   ///< the switches of a coordination tree (switchtx.p4; +GaS, +Tree-GaS)
+    Eris,       ///< the Eris baseline, sequenced by eris.p4 on the root switch (eris::ErisCluster)
+    ErisServer  ///< the Eris baseline, sequenced by a single-thread server (§5.4)
 };
 
 /// What a thread spends CPU on, for the per-message costs and Fig. 12's CPU by function.

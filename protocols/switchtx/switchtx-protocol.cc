@@ -23,8 +23,11 @@ namespace
 const Choices<Mode>&
 ModeChoices()
 {
-    static const Choices<Mode> choices{
-        {"fasst", Mode::Fasst}, {"in-server", Mode::InServer}, {"switch", Mode::InSwitch}};
+    static const Choices<Mode> choices{{"fasst", Mode::Fasst},
+                                       {"in-server", Mode::InServer},
+                                       {"switch", Mode::InSwitch},
+                                       {"eris", Mode::Eris},
+                                       {"eris-server", Mode::ErisServer}};
     return choices;
 }
 
@@ -112,7 +115,9 @@ SwitchTxProtocol::ParamsSpec()
                "who coordinates lock, validate, commit-backup and commit-primary: the client "
                "thread by RPC (fasst, FaSST's server-based coordination), a gather server's "
                "thread running Table 1 in software (in-server, Fig. 11's in-server GaS), or "
-               "the switches of a coordination tree running switchtx.p4 (switch; see scope)",
+               "the switches of a coordination tree running switchtx.p4 (switch; see scope); "
+               "or the Eris baseline, with no such phases: independent transactions sequenced "
+               "by eris.p4 on the root switch (eris) or by one server thread (eris-server, §5.4)",
                "fasst")
         .OptionalField("scope", Spec::Enum(ScopeChoices()),
                        "switch: which switches gather and scatter: every switch of the tree "
@@ -159,6 +164,7 @@ SwitchTxProtocol::ParamsSpec()
         spec.Field(cost.key, Spec::Duration(), std::string("CPU time per message: ") + cost.doc,
                    cost.defaultValue);
     }
+    eris::ErisBaseline::AddParams(spec);
     return spec;
 }
 
@@ -196,6 +202,11 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     config.timeoutPs = params.DurationNs("timeout") * kPsPerNs;
     config.rcRetransmitPs = params.DurationNs("rc_retransmit") * kPsPerNs;
     config.fault = params.Choice("fault", FaultChoices());
+    const bool eris = config.mode == Mode::Eris || config.mode == Mode::ErisServer;
+    if (eris && config.fault != Fault::None)
+    {
+        params.Fail("fault", "the injected faults break SwitchTx's phases; Eris has none");
+    }
     if (config.fault == Fault::LoseFirstCommitOk && config.mode != Mode::InServer)
     {
         params.Fail("fault", "lose-first-commit-ok loses a control message: it needs the "
@@ -222,9 +233,9 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
                                        uint64_t{1} << kSlotBits));
     }
     const ParamView switchSection = world.GetScenario().Section("switch");
-    if (switchSection.Int("priorities") < kQueuesNeeded)
+    if (!eris && switchSection.Int("priorities") < kQueuesNeeded)
     {
-        // Every switch runs switchtx.p4, in every mode: its classes must stay apart.
+        // Every switch runs switchtx.p4 in SwitchTx's modes: its classes must stay apart.
         switchSection.Fail("priorities",
                            fmt::format("switchtx puts its three priority classes in queues 1 to "
                                        "{}: it needs at least {} queues per port, got {}",
@@ -264,6 +275,13 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
         m_workload = std::make_unique<txn::YcsbtWorkload>(txn::ReadYcsbtConfig(workload, hosts));
     }
     const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "clients");
+    if (eris)
+    {
+        m_eris = std::make_unique<eris::ErisBaseline>();
+        m_eris->Install(world, params, workload, config.mode == Mode::ErisServer, window,
+                        m_workload.get());
+        return;
+    }
     config.startPs = window.startPs;
     config.stopPs = window.stopPs;
     m_activePs = window.ActivePs();
@@ -316,6 +334,11 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
 void
 SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
 {
+    if (m_eris)
+    {
+        m_eris->CollectMetrics(metrics);
+        return;
+    }
     // The run is over: the history's pending decisions are settled (and the traces are still
     // open), the channels' counters added up.
     m_cluster->Finish();

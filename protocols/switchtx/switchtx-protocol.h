@@ -1,6 +1,7 @@
 #ifndef INCSIM_SWITCHTX_SWITCHTX_PROTOCOL_H
 #define INCSIM_SWITCHTX_SWITCHTX_PROTOCOL_H
 
+#include "protocols/switchtx/baselines/eris-baseline.h"
 #include "protocols/switchtx/gas-route.h"
 #include "protocols/switchtx/switchtx-cluster.h"
 #include "protocols/txn/txn-workload.h"
@@ -34,6 +35,7 @@ class SwitchTxProtocol : public Protocol
     std::unique_ptr<txn::Workload> m_workload;
     std::unique_ptr<GasRoute> m_route;
     std::unique_ptr<Cluster> m_cluster;
+    std::unique_ptr<eris::ErisBaseline> m_eris;
     int64_t m_activePs = 0;
     std::vector<P4Pipeline*> m_pipelines;  ///< in-switch: every switch's switchtx.p4
 };
