@@ -253,7 +253,8 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
                 stats.lockHolds ? static_cast<double>(stats.lockHeldPs) / stats.lockHolds / 1e3
                                 : 0.0},
                {"rc_retransmits", stats.rcRetransmits},
-               {"stale_control_dropped", stats.staleDropped}};
+               {"stale_control_dropped", stats.staleDropped},
+               {"history_pending_at_end", stats.pendingAtEnd}};
     AddLatencyMetrics(metrics, stats.latenciesPs, {50, 99});
     for (size_t f = 0; f < kFunctions; ++f)
     {

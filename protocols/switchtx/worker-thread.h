@@ -59,8 +59,9 @@ class WorkerThread
         MsgType earlyCommand = MsgType::Init;
     };
     Participation& Slot(uint32_t txnId);
-    /// The participation of `txnId`, or null if the slot is on another attempt.
-    Participation* Current(uint32_t txnId);
+    /// The participation of `message`'s attempt, begun if the slot was on an earlier one;
+    /// null if the message is of an earlier attempt.
+    Participation* Adopt(const DataMessage& message);
     void OnPlan(uint32_t src, const DataMessage& message);
     void OnCommand(uint32_t txnId, MsgType command, bool retry);
     void DoPhase(Participation& p, Phase phase);
