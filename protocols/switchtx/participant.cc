@@ -30,38 +30,55 @@ WorkerThread::Slot(uint32_t txnId)
 }
 
 WorkerThread::Participation*
-WorkerThread::Current(uint32_t txnId)
+WorkerThread::Adopt(const DataMessage& message)
 {
-    const auto it = m_participations.find(SlotOf(txnId));
-    return it != m_participations.end() && it->second.txnId == txnId && it->second.plan
-               ? &it->second
-               : nullptr;
+    Participation& p = Slot(message.txnId);
+    if (p.txnId == message.txnId)
+    {
+        if (!p.plan)
+        {
+            p.plan = message.plan;
+        }
+        return &p;
+    }
+    if (p.txnId != 0 && !Later(message.txnId, p.txnId))
+    {
+        return nullptr;  // an earlier attempt of the slot, settled here already
+    }
+    // The client's later attempt: the earlier one is over at its client. If it aborted, its
+    // abort may still be queued here behind this message (+Reorder serves a retry's messages
+    // first): release it now. (A commit the client waits for, so it is done here already.)
+    // A command that came early may be for this attempt or a still later one (it overtook
+    // this message in the queue): keep it.
+    if (p.plan)
+    {
+        Release(p);
+    }
+    const uint32_t earlyTxnId = p.earlyTxnId;
+    const MsgType earlyCommand = p.earlyCommand;
+    p = Participation{};
+    p.txnId = message.txnId;
+    p.plan = message.plan;
+    if (earlyTxnId == message.txnId || (earlyTxnId != 0 && Later(earlyTxnId, message.txnId)))
+    {
+        p.earlyTxnId = earlyTxnId;
+        p.earlyCommand = earlyCommand;
+    }
+    return &p;
 }
 
 void
 WorkerThread::OnPlan(uint32_t, const DataMessage& message)
 {
-    Participation& p = Slot(message.txnId);
-    if (p.txnId != message.txnId)
+    Participation* found = Adopt(message);
+    if (!found)
     {
-        // The client's later attempt: RC order means the earlier one is settled here. A
-        // command that came early may be for this attempt or a still later one (it overtook
-        // this plan in the queue): keep it.
-        const uint32_t earlyTxnId = p.earlyTxnId;
-        const MsgType earlyCommand = p.earlyCommand;
-        p = Participation{};
-        p.txnId = message.txnId;
-        if (earlyTxnId == message.txnId || (earlyTxnId != 0 && Later(earlyTxnId, message.txnId)))
-        {
-            p.earlyTxnId = earlyTxnId;
-            p.earlyCommand = earlyCommand;
-        }
+        return;
     }
-    if (!p.plan)
-    {
-        p.plan = message.plan;
-    }
-    if (message.kind == DataMessage::Kind::Plan)
+    Participation& p = *found;
+    // With +Reorder, the client's fence or abort (high class) may have overtaken its plan
+    // in the queue: then nothing is to be done with it.
+    if (message.kind == DataMessage::Kind::Plan && !p.over && !p.fenced)
     {
         const TxnPlan& plan = *p.plan;
         if (plan.readOnly)
@@ -376,6 +393,8 @@ WorkerThread::ValidateRead(Participation& p)
                 txn::HistoryOp{txn::AccessType::Read, item.key, item.value, item.version});
         }
         m_cluster.Recorder().AddPending(plan.client, plan.attempt, &log, row, true);
+        p.row = row;
+        p.hasRow = true;
     }
     reply.bytes = kHeaderBytes + static_cast<uint32_t>(reply.items.size()) * kItemBytes;
     m_cluster.SendData(m_host, plan.clientHost, m_thread, reply);
@@ -409,7 +428,7 @@ WorkerThread::Release(Participation& p)
 void
 WorkerThread::OnFence(uint32_t src, const DataMessage& message)
 {
-    Participation* p = Current(message.txnId);
+    Participation* p = Adopt(message);
     DataMessage reply;
     reply.kind = DataMessage::Kind::FenceReply;
     reply.wireType = MsgType::Abort;
@@ -428,13 +447,13 @@ WorkerThread::OnFence(uint32_t src, const DataMessage& message)
 void
 WorkerThread::OnDecide(const DataMessage& message)
 {
-    Participation* p = Current(message.txnId);
+    Participation* p = Adopt(message);
     const bool live = p && (!p->over || p->fenced);
     if (!message.flag)
     {
-        if (live)
+        if (p)
         {
-            Release(*p);
+            Release(*p);  // idempotent: also settles a validation done after the fail
             p->over = true;
         }
         return;

@@ -68,18 +68,21 @@ ServerLog::Emit()
     }
 }
 
-void
+uint64_t
 ServerLog::Flush()
 {
+    uint64_t pending = 0;
     for (Entry& entry : m_entries)
     {
         if (!entry.settled)
         {
             entry.settled = true;
             entry.committed = false;
+            ++pending;
         }
     }
     Emit();
+    return pending;
 }
 
 void

@@ -40,8 +40,8 @@ class ServerLog
     void Settle(Handle handle, bool committed);
     bool Pending(Handle handle) const;
     /// End of the run: decisions still pending are left out (their attempts did not commit
-    /// within the run), and the ones after them written.
-    void Flush();
+    /// within the run), and the ones after them written. Returns how many were pending.
+    uint64_t Flush();
 
   private:
     struct Entry

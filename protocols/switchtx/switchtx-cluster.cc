@@ -66,7 +66,7 @@ Cluster::Finish()
 {
     for (auto& log : m_logs)
     {
-        log->Flush();
+        m_stats.pendingAtEnd += log->Flush();
     }
     for (const auto& channel : m_channels)
     {

@@ -360,6 +360,7 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
                                 : 0.0},
                {"rc_retransmits", stats.rcRetransmits},
                {"stale_control_dropped", stats.staleDropped},
+               {"history_pending_at_end", stats.pendingAtEnd},
                {"ungathered", stats.ungathered}};
     AddLatencyMetrics(metrics, stats.latenciesPs, {50, 99});
     if (!m_pipelines.empty())

@@ -633,10 +633,9 @@ WorkerThread::Aborted(ClientSlot& slot)
         slot.readOnlyValues.clear();  // the values are unknown: logged as 0, no version
         LogRequest(slot, slot.sentPs / kPsPerNs);
     }
-    else
-    {
-        SendDecide(slot, false);
-    }
+    // Every participant learns it reliably, validators included: one that validates after
+    // the abort (a late command) settles its pending decision when the abort comes.
+    SendDecide(slot, false);
     LogAnswer(slot, false);
     slot.retry = true;  // §3.4.1: a retrying transaction's messages go first
     slot.stage = Stage::Idle;

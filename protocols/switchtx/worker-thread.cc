@@ -5,7 +5,6 @@
 #include "sim/host/host-node.h"
 #include "sim/runner/world.h"
 
-#include <algorithm>
 
 namespace incsim::switchtx
 {
@@ -14,7 +13,8 @@ WorkerThread::WorkerThread(Cluster& cluster, uint32_t host, uint32_t thread, Rng
     : m_cluster(cluster),
       m_host(host),
       m_thread(thread),
-      m_rng(rng)
+      m_rng(rng),
+      m_queue(cluster.Config().reorder)
 {
     m_clientSlots.resize(cluster.Config().mpl);
     for (uint32_t i = 0; i < m_clientSlots.size(); ++i)
@@ -41,7 +41,7 @@ WorkerThread::Start()
 void
 WorkerThread::Enqueue(WorkItem item)
 {
-    m_incoming.push_back(std::move(item));
+    m_queue.Push(std::move(item));
     if (!m_busy)
     {
         ServeNext();
@@ -51,27 +51,14 @@ WorkerThread::Enqueue(WorkItem item)
 void
 WorkerThread::ServeNext()
 {
-    if (m_next == m_batch.size())
+    if (m_queue.Empty())
     {
-        // The next batch: everything that arrived meanwhile (§3.4.1's batch sort).
-        m_batch.clear();
-        m_next = 0;
-        std::swap(m_batch, m_incoming);
-        if (m_batch.empty())
-        {
-            m_busy = false;
-            return;
-        }
-        if (m_cluster.Config().reorder)
-        {
-            std::stable_sort(m_batch.begin(), m_batch.end(),
-                             [](const WorkItem& a, const WorkItem& b) {
-                                 return a.priorityClass > b.priorityClass;
-                             });
-        }
+        m_busy = false;
+        return;
     }
     m_busy = true;
-    const Function function = FunctionOf(m_batch[m_next]);
+    m_serving = m_queue.Pop();
+    const Function function = FunctionOf(m_serving);
     const int64_t costPs = m_cluster.Config().costPs[static_cast<size_t>(function)];
     ClusterStats& stats = m_cluster.Stats();
     stats.cpuPs[static_cast<size_t>(function)] += costPs;
@@ -82,8 +69,7 @@ WorkerThread::ServeNext()
 void
 WorkerThread::Finish()
 {
-    const WorkItem item = std::move(m_batch[m_next]);
-    ++m_next;
+    const WorkItem item = std::move(m_serving);
     if (m_cluster.GetWorld().Host(m_host).IsUp())
     {
         Handle(item);

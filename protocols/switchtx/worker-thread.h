@@ -1,6 +1,7 @@
 #ifndef INCSIM_SWITCHTX_WORKER_THREAD_H
 #define INCSIM_SWITCHTX_WORKER_THREAD_H
 
+#include "protocols/switchtx/batch-queue.h"
 #include "protocols/switchtx/server-log.h"
 #include "protocols/switchtx/switchtx-cluster.h"
 #include "sim/core/rng.h"
@@ -59,8 +60,9 @@ class WorkerThread
         MsgType earlyCommand = MsgType::Init;
     };
     Participation& Slot(uint32_t txnId);
-    /// The participation of `txnId`, or null if the slot is on another attempt.
-    Participation* Current(uint32_t txnId);
+    /// The participation of `message`'s attempt, begun if the slot was on an earlier one;
+    /// null if the message is of an earlier attempt.
+    Participation* Adopt(const DataMessage& message);
     void OnPlan(uint32_t src, const DataMessage& message);
     void OnCommand(uint32_t txnId, MsgType command, bool retry);
     void DoPhase(Participation& p, Phase phase);
@@ -154,9 +156,12 @@ class WorkerThread
     uint32_t m_thread;
     Rng m_rng;
 
-    std::vector<WorkItem> m_incoming;  ///< arrived since the current batch was taken
-    std::vector<WorkItem> m_batch;
-    size_t m_next = 0;  ///< next item of m_batch
+    struct ClassOfItem
+    {
+        uint8_t operator()(const WorkItem& item) const { return item.priorityClass; }
+    };
+    BatchQueue<WorkItem, ClassOfItem> m_queue;
+    WorkItem m_serving;  ///< the item a core is spending its cost on
     bool m_busy = false;
 
     std::vector<ClientSlot> m_clientSlots;

@@ -3,6 +3,7 @@
 // with stale and aborted transactions), the phase order, and the history's pending
 // decisions.
 
+#include "protocols/switchtx/batch-queue.h"
 #include "protocols/switchtx/gas-engine.h"
 #include "protocols/switchtx/server-log.h"
 #include "protocols/switchtx/switchtx-store.h"
@@ -12,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <vector>
 
 using namespace incsim;
 using namespace incsim::switchtx;
@@ -219,4 +221,59 @@ TEST_CASE("SwitchTx server log: pending decisions hold later ones back, aborts l
     CHECK(log.Pending(mixed));
     log.Flush();
     CHECK_FALSE(log.Pending(mixed));
+}
+
+namespace
+{
+struct Item
+{
+    int id;
+    uint8_t priorityClass;
+};
+struct ClassOfTestItem
+{
+    uint8_t operator()(const Item& item) const { return item.priorityClass; }
+};
+
+std::vector<int>
+Drain(BatchQueue<Item, ClassOfTestItem>& queue, size_t n)
+{
+    std::vector<int> order;
+    for (size_t i = 0; i < n; ++i)
+    {
+        order.push_back(queue.Pop().id);
+    }
+    return order;
+}
+} // namespace
+
+TEST_CASE("A worker thread's queue: arrival order, or batches sorted by class (+Reorder)",
+          "[switchtx][reorder]")
+{
+    const std::vector<Item> arrivals{{0, 1}, {1, 3}, {2, 2}, {3, 3}, {4, 1}};
+    SECTION("without reordering, arrival order")
+    {
+        BatchQueue<Item, ClassOfTestItem> queue(false);
+        for (const Item& item : arrivals)
+        {
+            queue.Push(item);
+        }
+        CHECK(Drain(queue, 5) == std::vector<int>{0, 1, 2, 3, 4});
+        CHECK(queue.Empty());
+    }
+    SECTION("with reordering, each batch by class, arrival order within a class")
+    {
+        BatchQueue<Item, ClassOfTestItem> queue(true);
+        for (const Item& item : arrivals)
+        {
+            queue.Push(item);
+        }
+        CHECK(Drain(queue, 2) == std::vector<int>{1, 3});
+        // Arrivals during a batch wait for the next one, even of a higher class.
+        queue.Push({5, 3});
+        queue.Push({6, 2});
+        CHECK(Drain(queue, 3) == std::vector<int>{2, 0, 4});
+        CHECK(Drain(queue, 2) == std::vector<int>{5, 6});
+        CHECK(queue.Empty());
+    }
 }

@@ -94,6 +94,7 @@ TEST_CASE("SwitchTx runs are serializable in every coordination mode and workloa
     INFO(ViolationText(report));
     CHECK(report.Ok());
     CHECK(Metric(run, "committed") > 100);
+    CHECK(Metric(run, "history_pending_at_end") == 0);
     // No loss: nothing times out.
     CHECK(Metric(run, "timeouts") == 0);
 }
@@ -115,6 +116,8 @@ TEST_CASE("SwitchTx stays serializable under link loss, by timeouts and resoluti
     CHECK(report.Ok());
     CHECK(Metric(run, "committed") > 20);
     CHECK(Metric(run, "rc_retransmits") > 0);
+    // Quiescent at the end: every validation's fate was settled.
+    CHECK(Metric(run, "history_pending_at_end") == 0);
     if (mode == "in-server")
     {
         // Lost control messages: timeouts, each resolved one way or the other.
@@ -227,4 +230,21 @@ TEST_CASE("A phase command that overtakes its plan, queued behind an older attem
     INFO(ViolationText(report));
     CHECK(report.Ok());
     CHECK(Metric(run, "timeouts") == 0);
+}
+
+TEST_CASE("An aborted attempt's validations are settled, however the abort is overtaken",
+          "[switchtx][regression]")
+{
+    // A validator that validates after its client aborted (read-only attempts were never
+    // told), or whose abort is overtaken in its queue by the retry's plan (+Reorder), used to
+    // keep a pending history decision to the end of the run (and a primary its locks).
+    InitIncsim();
+    const std::string mode = GENERATE("fasst", "in-server");
+    TempDir dir;
+    const RunSummary run =
+        RunIn(dir, TxScenario(mode, kYcsbtReads, 0, R"(, "reorder": true)"), {"seed=27389"});
+    const CheckReport report = Check(run);
+    INFO(ViolationText(report));
+    CHECK(report.Ok());
+    CHECK(Metric(run, "history_pending_at_end") == 0);
 }
