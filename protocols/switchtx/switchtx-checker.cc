@@ -1,5 +1,6 @@
 #include "protocols/switchtx/switchtx-checker.h"
 
+#include "protocols/switchtx/gas-delivery-trace.h"
 #include "protocols/txn/history-checker.h"
 #include "sim/core/json-reader.h"
 
@@ -24,7 +25,7 @@ CheckRun(const std::string& runDir)
     const nlohmann::json& replicas = metrics.at("/switchtx/replicas"_json_pointer);
     txn::HistoryCheckOptions options;
     std::map<uint32_t, std::pair<uint64_t, uint64_t>> backups;
-    CheckFindings findings({kReplicasAgree});
+    CheckFindings findings({kReplicasAgree, kGasOnce});
     uint64_t compared = 0;
     for (const nlohmann::json& r : replicas)
     {
@@ -68,6 +69,7 @@ CheckRun(const std::string& runDir)
     findings.Checked(kReplicasAgree, fmt::format("{} backups end equal to their primaries, no "
                                                  "lock held",
                                                  compared));
+    CheckGasDeliveries(runDir, findings);
     CheckReport report = txn::CheckHistory(runDir, options);
     const CheckReport mine = findings.Report();
     report.passed.insert(report.passed.end(), mine.passed.begin(), mine.passed.end());

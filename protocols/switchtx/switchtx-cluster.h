@@ -185,6 +185,9 @@ class Cluster
     ServerLog& Log(uint32_t host) { return *m_logs[host]; }
     HistoryRecorder& Recorder() { return m_recorder; }
     CsvWriter* ClientLog() const { return m_clientLog; }
+    /// switchtx_gas (gas-delivery-trace.h), or nullptr when the run does not write it.
+    CsvWriter* GasLog() const { return m_gasLog; }
+    void SetGasLog(CsvWriter* log) { m_gasLog = log; }
     ClusterStats& Stats() { return m_stats; }
     const ClusterStats& Stats() const { return m_stats; }
     World& GetWorld() const { return m_world; }
@@ -207,6 +210,7 @@ class Cluster
     const txn::Workload* m_workload;
     GasRoute* m_route;
     CsvWriter* m_clientLog;
+    CsvWriter* m_gasLog = nullptr;
     Placement m_placement;
     SlotLayout m_slots;
     std::vector<std::unique_ptr<WorkerThread>> m_threads;  ///< host * threads + thread

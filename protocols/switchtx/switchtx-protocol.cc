@@ -1,5 +1,6 @@
 #include "protocols/switchtx/switchtx-protocol.h"
 
+#include "protocols/switchtx/gas-delivery-trace.h"
 #include "protocols/switchtx/in-switch-gas.h"
 #include "protocols/switchtx/switchtx-checker.h"
 #include "protocols/txn/txn-history.h"
@@ -328,6 +329,7 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     m_cluster = std::make_unique<Cluster>(world, config, m_workload.get(), m_route.get(),
                                           world.Traces().Open(txn::ClientHistoryTrace()),
                                           world.Traces().Open(txn::ServerLogTrace()));
+    m_cluster->SetGasLog(world.Traces().Open(GasDeliveryTrace()));
     m_cluster->Start();
 }
 
@@ -420,6 +422,17 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
     }
 }
 
+namespace
+{
+std::vector<TraceSchema>
+Traces()
+{
+    std::vector<TraceSchema> traces = txn::HistoryTraces();
+    traces.push_back(GasDeliveryTrace());
+    return traces;
+}
+} // namespace
+
 void
 RegisterSwitchTxProtocol()
 {
@@ -428,7 +441,7 @@ RegisterSwitchTxProtocol()
                                  "the hosts, with its FaSST and in-server GaS baselines",
                                  &SwitchTxProtocol::ParamsSpec, &SwitchTxProtocol::WorkloadSpec,
                                  [] { return std::make_unique<SwitchTxProtocol>(); },
-                                 txn::HistoryTraces(), &CheckRun});
+                                 Traces(), &CheckRun});
 }
 
 } // namespace incsim::switchtx

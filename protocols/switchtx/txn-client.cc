@@ -2,6 +2,7 @@
 // phase and the commit (coordinated by the client itself in FaSST mode, by the gatherer
 // otherwise), and resolves an attempt that timed out (docs/switchtx.md, "Hosts").
 
+#include "protocols/switchtx/gas-delivery-trace.h"
 #include "protocols/switchtx/worker-thread.h"
 
 #include "protocols/txn/txn-history.h"
@@ -96,6 +97,10 @@ WorkerThread::BeginAttempt(ClientSlot& slot)
         slot.counter = 1;  // txn id 0 stands for no attempt
     }
     slot.txnId = MakeTxnId(m_cluster.Slots().Slot(m_host, m_thread, slot.index), slot.counter);
+    if (CsvWriter* log = m_cluster.GasLog())
+    {
+        LogAttemptBegin(*log, m_host, m_thread, slot.txnId, NowPs() / kPsPerNs);
+    }
     slot.plan.reset();
     slot.seen.clear();
     slot.readOnlyValues.clear();

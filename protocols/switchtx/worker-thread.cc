@@ -1,5 +1,7 @@
 #include "protocols/switchtx/worker-thread.h"
 
+#include "protocols/switchtx/gas-delivery-trace.h"
+
 #include "sim/core/sim-time.h"
 #include "sim/host/host-cpu.h"
 #include "sim/host/host-node.h"
@@ -167,6 +169,10 @@ WorkerThread::HandleControl(const WorkItem& item)
     {
         Gather(item);
         return;
+    }
+    if (CsvWriter* log = m_cluster.GasLog())
+    {
+        LogDelivery(*log, m_host, m_thread, header.txnId, header.type, NowPs() / kPsPerNs);
     }
     if (header.type == MsgType::CommitOk)
     {

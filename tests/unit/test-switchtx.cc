@@ -34,7 +34,7 @@ TxScenario(const std::string& coordination, const std::string& workload, double 
   "protocol": {{"name": "switchtx",
                "params": {{"coordination": "{}", "threads": 2, "mpl": 2{}}}}},
   "workload": {{{}, "stop": "1ms"}},
-  "outputs": {{"traces": ["txn_log", "txn_client"], "progress": "never"}}
+  "outputs": {{"traces": ["txn_log", "txn_client", "switchtx_gas"], "progress": "never"}}
 }})",
                        loss, coordination, extraParams, workload);
 }
