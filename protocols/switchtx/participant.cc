@@ -329,6 +329,10 @@ WorkerThread::VersionCopy(Participation& p)
             p.copiedVersions.push_back(store.Get(op.key).version);
         }
     }
+    if (m_cluster.Config().gasBench)
+    {
+        m_cluster.Stats().gas.Sent(plan.client, plan.attempt, NowPs());
+    }
     ReplyPhase(p, MsgType::VersionCopyOk);
 }
 
