@@ -61,7 +61,8 @@ def contention_figure(doc, name, x, xlabel, latency_claim):
     panel(latency, runs, x, P50, series, "(b) P50 latency", xlabel, "P50 latency (us)",
           latency_claim)
     for numerator in (TREE_GAS, ALL):
-        print_ratio("throughput", runs, [x], "mops", numerator, FASST, "S27: 1.67x-2.16x")
+        print_ratio(f"throughput, {numerator[0]}", runs, [x], "mops", numerator, FASST,
+                    "S27: 1.67x-2.16x")
     print_ratio("P50 latency", runs, [x], P50, TREE_GAS, FASST,
                 "S28: +Tree-GaS 0.605-0.811 of FaSST")
     save(fig, args, name)
