@@ -30,6 +30,15 @@ WorkerThread::Slot(uint32_t txnId)
 }
 
 WorkerThread::Participation*
+WorkerThread::Current(uint32_t txnId)
+{
+    const auto it = m_participations.find(SlotOf(txnId));
+    return it != m_participations.end() && it->second.txnId == txnId && it->second.plan
+               ? &it->second
+               : nullptr;
+}
+
+WorkerThread::Participation*
 WorkerThread::Adopt(const DataMessage& message)
 {
     Participation& p = Slot(message.txnId);
@@ -345,6 +354,10 @@ WorkerThread::VersionCopy(Participation& p)
         {
             p.copiedVersions.push_back(store.Get(op.key).version);
         }
+    }
+    if (m_cluster.Config().gasBench)
+    {
+        m_cluster.Stats().gas.Sent(plan.client, plan.attempt, NowPs());
     }
     ReplyPhase(p, MsgType::VersionCopyOk);
 }

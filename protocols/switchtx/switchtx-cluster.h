@@ -3,6 +3,7 @@
 
 #include "protocols/switchtx/gas-engine.h"
 #include "protocols/switchtx/gas-route.h"
+#include "protocols/switchtx/gas-workload.h"
 #include "protocols/switchtx/server-log.h"
 #include "protocols/switchtx/switchtx-store.h"
 #include "protocols/switchtx/switchtx-txn.h"
@@ -75,6 +76,7 @@ struct ClusterConfig
     int64_t stopPs = 0;
     std::array<int64_t, kFunctions> costPs{};
     Fault fault = Fault::None;
+    bool gasBench = false;  ///< Fig. 11's GaS microbenchmark (GasWorkload): measure GasOps
 };
 
 /// What the run adds up (metrics.json).
@@ -99,6 +101,7 @@ struct ClusterStats
     uint64_t pendingAtEnd = 0;  ///< history decisions whose fate was unknown at the end
     /// In-switch: attempts whose tree did not fit the control header, driven by RPC instead
     uint64_t ungathered = 0;
+    GasOps gas;
 };
 
 /// A reliable-channel message between worker threads (the data plane, RDMA RC).

@@ -55,14 +55,16 @@ constexpr int64_t kQueuesNeeded = contract::CLASS_HIGH + 1;
 enum class WorkloadKind
 {
     Ycsbt,
-    Tpcc
+    Tpcc,
+    Gas
 };
 
 const Choices<WorkloadKind>&
 WorkloadKindChoices()
 {
     static const Choices<WorkloadKind> choices{{"ycsbt", WorkloadKind::Ycsbt},
-                                               {"tpcc", WorkloadKind::Tpcc}};
+                                               {"tpcc", WorkloadKind::Tpcc},
+                                               {"gas", WorkloadKind::Gas}};
     return choices;
 }
 
@@ -174,13 +176,18 @@ SwitchTxProtocol::WorkloadSpec()
 {
     Spec spec = Spec::Object();
     spec.Field("kind", Spec::Enum(WorkloadKindChoices()),
-               "ycsbt: YCSB-T (§5.1); tpcc: TPC-C New-Order and Payment", "ycsbt");
+               "ycsbt: YCSB-T (§5.1); tpcc: TPC-C New-Order and Payment; gas: Fig. 11's GaS "
+               "microbenchmark (§5.3.1), each operation a barrier over servers_per_op servers",
+               "ycsbt");
     txn::AddYcsbtFields(spec);
     // The paper's TPC-C (§5.1): 24 warehouses per server, every New-Order item remote.
     txn::TpccWorkload::Config tpcc;
     tpcc.warehousesPerPartition = 24;
     tpcc.remoteItems = 1.0;
     txn::AddTpccFields(spec, tpcc);
+    spec.OptionalField("servers_per_op", Spec::Integer().Min(2).Max(255),
+                       "gas: servers each operation synchronises, the client's own and the "
+                       "next ones (§5.3.1: 2 to 8) (default: every server)");
     spec.Field("start", Spec::Duration(), "when clients begin", "0ns")
         .OptionalField("stop", Spec::Duration(),
                        "when clients stop starting transactions and retries: a run that "
@@ -267,9 +274,34 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
         gatherHost = topology.HostIndex(*node);
     }
 
-    if (workload.Choice("kind", WorkloadKindChoices()) == WorkloadKind::Tpcc)
+    const WorkloadKind kind = workload.Choice("kind", WorkloadKindChoices());
+    if (workload.Has("servers_per_op") && kind != WorkloadKind::Gas)
+    {
+        workload.Fail("servers_per_op", "only the gas workload has it");
+    }
+    if (kind == WorkloadKind::Tpcc)
     {
         m_workload = std::make_unique<txn::TpccWorkload>(txn::ReadTpccConfig(workload, hosts));
+    }
+    else if (kind == WorkloadKind::Gas)
+    {
+        if (config.mode != Mode::InServer && config.mode != Mode::InSwitch)
+        {
+            workload.Fail("kind", "the gas microbenchmark measures a gather-and-scatter: it "
+                                  "needs the in-server or switch coordination");
+        }
+        const int64_t n = workload.Has("servers_per_op") ? workload.Int("servers_per_op")
+                                                         : int64_t{hosts};
+        if (n > hosts)
+        {
+            workload.Fail("servers_per_op",
+                          fmt::format("{} servers per operation, but the topology has {} "
+                                      "servers",
+                                      n, hosts));
+        }
+        m_workload = std::make_unique<GasWorkload>(hosts, config.threads,
+                                                   static_cast<uint32_t>(n));
+        config.gasBench = true;
     }
     else
     {
@@ -365,6 +397,21 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"history_pending_at_end", stats.pendingAtEnd},
                {"ungathered", stats.ungathered}};
     AddLatencyMetrics(metrics, stats.latenciesPs, {50, 99});
+    if (m_cluster->Config().gasBench)
+    {
+        // Fig. 11: each operation's gather-and-scatter, first gather message to last
+        // participant taking the scatter.
+        const GasOps& gas = stats.gas;
+        nlohmann::json& section = metrics["gas"];
+        section = {{"servers_per_op",
+                    static_cast<const GasWorkload&>(*m_workload).ServersPerOp()},
+                   {"operations", gas.Operations()},
+                   {"completed", gas.Completed()},
+                   {"receipts", gas.Receipts()},
+                   {"surplus", gas.Surplus()},
+                   {"early", gas.Early()}};
+        AddLatencyMetrics(section, gas.LatenciesPs(), {50, 99});
+    }
     if (!m_pipelines.empty())
     {
         // switchtx.p4's event counter, over every switch (a switch that restarted counts

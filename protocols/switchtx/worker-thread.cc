@@ -174,6 +174,16 @@ WorkerThread::HandleControl(const WorkItem& item)
     {
         LogDelivery(*log, m_host, m_thread, header.txnId, header.type, NowPs() / kPsPerNs);
     }
+    if (m_cluster.Config().gasBench && header.type == MsgType::VersionCopyOk)
+    {
+        // Fig. 11: this participant takes its operation's scatter. Every copy is counted,
+        // so that a second one shows as a surplus.
+        if (const Participation* p = Current(header.txnId))
+        {
+            m_cluster.Stats().gas.Taken(p->plan->client, p->plan->attempt,
+                                        p->plan->readPrimaries.size(), NowPs());
+        }
+    }
     if (header.type == MsgType::CommitOk)
     {
         if (ClientSlot* slot = MySlot(header.txnId))

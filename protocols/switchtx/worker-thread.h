@@ -63,6 +63,8 @@ class WorkerThread
     /// The participation of `message`'s attempt, begun if the slot was on an earlier one;
     /// null if the message is of an earlier attempt.
     Participation* Adopt(const DataMessage& message);
+    /// The participation of attempt `txnId` once its plan is known; null otherwise.
+    Participation* Current(uint32_t txnId);
     void OnPlan(uint32_t src, const DataMessage& message);
     void OnCommand(uint32_t txnId, MsgType command, bool retry);
     void DoPhase(Participation& p, Phase phase);
