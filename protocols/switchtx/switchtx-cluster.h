@@ -66,7 +66,11 @@ struct ClusterConfig
 {
     Mode mode = Mode::Fasst;
     uint32_t threads = 0;
-    uint32_t mpl = 0;
+    uint32_t mpl = 0;  ///< static admission: each thread's MPL
+    /// Dynamic admission (Listing 1): each thread's MPL changes every epoch, up to maxMpl.
+    bool dynamicMpl = false;
+    uint32_t maxMpl = 0;
+    int64_t epochPs = 0;
     uint32_t replication = 0;
     bool reorder = false;
     int64_t timeoutPs = 0;
@@ -82,6 +86,9 @@ struct ClusterStats
 {
     uint64_t attempts = 0;
     uint64_t committed = 0;
+    /// Commits told after /workload/stop, while clients drain: not in the throughput, whose
+    /// window ends at the stop.
+    uint64_t committedAfterStop = 0;
     uint64_t lockFails = 0;      ///< attempts aborted by a failed lock (or RMW version)
     uint64_t validateFails = 0;  ///< by a failed validation
     uint64_t timeouts = 0;
@@ -98,6 +105,12 @@ struct ClusterStats
     uint64_t staleDropped = 0;  ///< control messages for a transaction a participant left
     /// In-switch: attempts whose tree did not fit the control header, driven by RPC instead
     uint64_t ungathered = 0;
+    // Dynamic admission: Listing 1's branches over every thread and epoch, and the MPL in
+    // force summed over them (its mean is mplSum / mplEpochs).
+    uint64_t mplEpochs = 0;
+    uint64_t mplSum = 0;
+    uint64_t mplResets = 0;
+    uint64_t mplDecreases = 0;
 };
 
 /// A reliable-channel message between worker threads (the data plane, RDMA RC).
@@ -160,7 +173,7 @@ class Cluster
 {
   public:
     Cluster(World& world, const ClusterConfig& config, const txn::Workload* workload,
-            GasRoute* route, CsvWriter* clientLog, CsvWriter* serverLog);
+            GasRoute* route, CsvWriter* clientLog, CsvWriter* serverLog, CsvWriter* mplLog);
     ~Cluster();
 
     void Start();
@@ -184,6 +197,11 @@ class Cluster
     ServerLog& Log(uint32_t host) { return *m_logs[host]; }
     HistoryRecorder& Recorder() { return m_recorder; }
     CsvWriter* ClientLog() const { return m_clientLog; }
+    CsvWriter* MplLog() const { return m_mplLog; }
+    /// Commits told to `host`'s clients so far: the server's local metric that its control
+    /// messages carry for dynamic admission (§3.4.2).
+    uint64_t ServerCommits(uint32_t host) const { return m_serverCommits[host]; }
+    void CountServerCommit(uint32_t host) { ++m_serverCommits[host]; }
     ClusterStats& Stats() { return m_stats; }
     const ClusterStats& Stats() const { return m_stats; }
     World& GetWorld() const { return m_world; }
@@ -206,6 +224,8 @@ class Cluster
     const txn::Workload* m_workload;
     GasRoute* m_route;
     CsvWriter* m_clientLog;
+    CsvWriter* m_mplLog;
+    std::vector<uint64_t> m_serverCommits;  ///< by host
     Placement m_placement;
     SlotLayout m_slots;
     std::vector<std::unique_ptr<WorkerThread>> m_threads;  ///< host * threads + thread
