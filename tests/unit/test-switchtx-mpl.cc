@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -171,6 +172,7 @@ MplScenario(const std::string& params, const std::string& extra = "")
 struct MplRow
 {
     int64_t timeNs = 0;
+    double throughput = 0;
     uint32_t mpl = 0;
     bool loss = false;
     std::string branch;
@@ -181,7 +183,7 @@ std::map<uint32_t, std::vector<MplRow>>
 ReadMpl(const RunSummary& run, uint32_t threads)
 {
     CsvReader log(run.runDir + "/switchtx_mpl.csv",
-                  {"time_ns", "host", "thread", "epoch", "loss", "branch", "mpl"});
+                  {"time_ns", "host", "thread", "epoch", "throughput", "loss", "branch", "mpl"});
     std::map<uint32_t, std::vector<MplRow>> rows;
     while (log.Next())
     {
@@ -189,11 +191,28 @@ ReadMpl(const RunSummary& run, uint32_t threads)
                                               log.Uint(log.Column("thread")));
         REQUIRE(log.Uint(log.Column("epoch")) == rows[id].size());
         rows[id].push_back(MplRow{log.Int(log.Column("time_ns")),
+                                  std::stod(log.Text(log.Column("throughput"))),
                                   static_cast<uint32_t>(log.Uint(log.Column("mpl"))),
                                   log.Uint(log.Column("loss")) == 1,
                                   log.Text(log.Column("branch"))});
     }
     return rows;
+}
+
+/// Distinct attempts answered commit in txn_client.csv before `beforeNs`.
+uint64_t
+CommitsBefore(const RunSummary& run, int64_t beforeNs)
+{
+    CsvReader log(run.runDir + "/txn_client.csv", {"client", "attempt", "event", "time_ns"});
+    std::set<std::pair<uint64_t, uint64_t>> commits;
+    while (log.Next())
+    {
+        if (log.Text(log.Column("event")) == "commit" && log.Int(log.Column("time_ns")) < beforeNs)
+        {
+            commits.emplace(log.Uint(log.Column("client")), log.Uint(log.Column("attempt")));
+        }
+    }
+    return commits.size();
 }
 
 } // namespace
@@ -213,6 +232,7 @@ TEST_CASE("Dynamic MPL grows past the static baseline and holds there under cont
     const bool anyTimeout = metrics.at("timeouts").get<uint64_t>() > 0;
     const auto rows = ReadMpl(run, 4);
     REQUIRE(rows.size() == 32);
+    const auto truth = static_cast<double>(CommitsBefore(run, 4'000'000));
     for (const auto& [thread, epochs] : rows)
     {
         INFO("thread " << thread);
@@ -233,6 +253,16 @@ TEST_CASE("Dynamic MPL grows past the static baseline and holds there under cont
         // It grows past the static baseline (2) and holds above it.
         CHECK(peak >= 4);
         CHECK(secondHalf / (epochs.size() / 2) > 2);
+        // The global throughput it saw: its own server's commits exactly and the others' as
+        // their control messages said, which trail the truth but never exceed it. Over the
+        // run, that adds up to most of the commits.
+        double seen = 0;
+        for (const MplRow& row : epochs)
+        {
+            seen += row.throughput * 100e-6;
+        }
+        CHECK(seen <= truth + 1e-6);
+        CHECK(seen >= 0.75 * truth);
     }
     CHECK(metrics.at("mpl").at("mean").get<double>() > 2);
     CHECK(metrics.at("mpl").at("epochs").get<uint64_t>() == 32 * 40);
