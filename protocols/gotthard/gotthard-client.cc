@@ -219,6 +219,7 @@ GotthardClient::Settle(const Message& response)
     m_stats->switchAnswers += h.fromSwitch ? 1 : 0;
     KindStats& kind = m_stats->kinds[m_txn.kind];
     ++kind.committed;
+    kind.committedAfterStop += NowPs() >= m_config.stopPs ? 1 : 0;
     kind.latenciesPs.push_back(NowPs() - m_beganPs);
     Charge(MessageCostPs(), [this] { ScheduleBegin(m_config.thinkPs); });
 }

@@ -21,6 +21,9 @@ namespace incsim::gotthard
 struct KindStats
 {
     uint64_t committed = 0;
+    /// Commits told after /workload/stop, while clients drain: not in the throughput, whose
+    /// window ends at the stop.
+    uint64_t committedAfterStop = 0;
     std::vector<int64_t> latenciesPs;
 };
 

@@ -273,17 +273,20 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
         switchOks += events.Packets(contract::EVENT_SWITCH_OK);
     }
     uint64_t committed = 0;
+    uint64_t afterStop = 0;
     std::vector<int64_t> latenciesPs;
     for (const KindStats& kind : m_stats.kinds)
     {
         committed += kind.committed;
+        afterStop += kind.committedAfterStop;
         latenciesPs.insert(latenciesPs.end(), kind.latenciesPs.begin(), kind.latenciesPs.end());
     }
     const GotthardStore::Counters& store = m_store->GetCounters();
     metrics = {{"clients", m_clients.size()},
                {"committed", committed},
                {"committed_writes", m_stats.committedWrites},
-               {"throughput_txn_per_s", seconds > 0 ? committed / seconds : 0.0},
+               {"committed_after_stop", afterStop},
+               {"throughput_txn_per_s", seconds > 0 ? (committed - afterStop) / seconds : 0.0},
                {"attempts", m_stats.attempts},
                {"switch_aborts", m_stats.switchAborts},
                {"store_aborts", m_stats.storeAborts},
@@ -306,7 +309,8 @@ GotthardProtocol::CollectMetrics(nlohmann::json& metrics) const
         const KindStats& kind = m_stats.kinds[k];
         nlohmann::json& entry = metrics["kinds"][names[k]];
         entry = {{"committed", kind.committed},
-                 {"throughput_txn_per_s", seconds > 0 ? kind.committed / seconds : 0.0}};
+                 {"throughput_txn_per_s",
+                  seconds > 0 ? (kind.committed - kind.committedAfterStop) / seconds : 0.0}};
         AddLatencyMetrics(entry, kind.latenciesPs, {50, 99});
     }
     // Enough percentiles for the latency CDF of the paper's Fig. 9.

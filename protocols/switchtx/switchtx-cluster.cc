@@ -19,16 +19,20 @@ FunctionName(Function function)
 }
 
 Cluster::Cluster(World& world, const ClusterConfig& config, const txn::Workload* workload,
-                 GasRoute* route, CsvWriter* clientLog, CsvWriter* serverLog)
+                 GasRoute* route, CsvWriter* clientLog, CsvWriter* serverLog,
+                 CsvWriter* mplLog)
     : m_world(world),
       m_config(config),
       m_workload(workload),
       m_route(route),
-      m_clientLog(clientLog)
+      m_clientLog(clientLog),
+      m_mplLog(mplLog)
 {
     const auto hosts = static_cast<uint32_t>(world.NumHosts());
+    m_serverCommits.resize(hosts);
     m_placement = Placement{hosts, config.replication};
-    m_slots = SlotLayout{config.threads, config.mpl};
+    // A thread has a client slot (a txn id space, a switch slot) for each MPL it may reach.
+    m_slots = SlotLayout{config.threads, config.dynamicMpl ? config.maxMpl : config.mpl};
     m_stores.resize(hosts, std::vector<ShardStore>(config.replication));
     if (config.mode == Mode::InServer)
     {
@@ -144,7 +148,12 @@ Cluster::SendControl(uint32_t src, uint32_t dst, uint32_t thread, const ControlH
         Deliver(dst, thread, std::move(item));
         return;
     }
-    Transmit(src, dst, thread, header, HostHeader{HostHeader::Kind::Control, 0}, 0);
+    // The sending server's commits ride in the host header's 4-byte word, which a control
+    // message does not otherwise use (§3.4.2's piggybacked metric; docs/switchtx.md,
+    // "Admission control").
+    Transmit(src, dst, thread, header,
+             HostHeader{HostHeader::Kind::Control, static_cast<uint32_t>(m_serverCommits[src])},
+             0);
 }
 
 void
@@ -185,6 +194,10 @@ Cluster::Receive(uint32_t host, uint32_t thread, const Datagram& datagram)
         ChannelOf(host, datagram.srcHost, thread).ReceiveAck(hostHeader.seq);
         return;
     case HostHeader::Kind::Control: {
+        if (m_world.Host(host).IsUp())
+        {
+            Thread(host, thread).HearCommits(datagram.srcHost, hostHeader.seq);
+        }
         WorkItem item;
         item.kind = WorkItem::Kind::Control;
         item.priorityClass = ClassOf(header.type, header.retry);

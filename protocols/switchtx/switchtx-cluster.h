@@ -67,7 +67,11 @@ struct ClusterConfig
 {
     Mode mode = Mode::Fasst;
     uint32_t threads = 0;
-    uint32_t mpl = 0;
+    uint32_t mpl = 0;  ///< static admission: each thread's MPL
+    /// Dynamic admission (Listing 1): each thread's MPL changes every epoch, up to maxMpl.
+    bool dynamicMpl = false;
+    uint32_t maxMpl = 0;
+    int64_t epochPs = 0;
     uint32_t replication = 0;
     bool reorder = false;
     int64_t timeoutPs = 0;
@@ -84,6 +88,9 @@ struct ClusterStats
 {
     uint64_t attempts = 0;
     uint64_t committed = 0;
+    /// Commits told after /workload/stop, while clients drain: not in the throughput, whose
+    /// window ends at the stop.
+    uint64_t committedAfterStop = 0;
     uint64_t lockFails = 0;      ///< attempts aborted by a failed lock (or RMW version)
     uint64_t validateFails = 0;  ///< by a failed validation
     uint64_t timeouts = 0;
@@ -102,6 +109,12 @@ struct ClusterStats
     /// In-switch: attempts whose tree did not fit the control header, driven by RPC instead
     uint64_t ungathered = 0;
     GasOps gas;
+    // Dynamic admission: Listing 1's branches over every thread and epoch, and the MPL in
+    // force summed over them (its mean is mplSum / mplEpochs).
+    uint64_t mplEpochs = 0;
+    uint64_t mplSum = 0;
+    uint64_t mplResets = 0;
+    uint64_t mplDecreases = 0;
 };
 
 /// A reliable-channel message between worker threads (the data plane, RDMA RC).
@@ -164,7 +177,7 @@ class Cluster
 {
   public:
     Cluster(World& world, const ClusterConfig& config, const txn::Workload* workload,
-            GasRoute* route, CsvWriter* clientLog, CsvWriter* serverLog);
+            GasRoute* route, CsvWriter* clientLog, CsvWriter* serverLog, CsvWriter* mplLog);
     ~Cluster();
 
     void Start();
@@ -191,6 +204,11 @@ class Cluster
     /// switchtx_gas (gas-delivery-trace.h), or nullptr when the run does not write it.
     CsvWriter* GasLog() const { return m_gasLog; }
     void SetGasLog(CsvWriter* log) { m_gasLog = log; }
+    CsvWriter* MplLog() const { return m_mplLog; }
+    /// Commits told to `host`'s clients so far: the server's local metric that its control
+    /// messages carry for dynamic admission (§3.4.2).
+    uint64_t ServerCommits(uint32_t host) const { return m_serverCommits[host]; }
+    void CountServerCommit(uint32_t host) { ++m_serverCommits[host]; }
     ClusterStats& Stats() { return m_stats; }
     const ClusterStats& Stats() const { return m_stats; }
     World& GetWorld() const { return m_world; }
@@ -214,6 +232,8 @@ class Cluster
     GasRoute* m_route;
     CsvWriter* m_clientLog;
     CsvWriter* m_gasLog = nullptr;
+    CsvWriter* m_mplLog;
+    std::vector<uint64_t> m_serverCommits;  ///< by host
     Placement m_placement;
     SlotLayout m_slots;
     std::vector<std::unique_ptr<WorkerThread>> m_threads;  ///< host * threads + thread

@@ -1,5 +1,6 @@
 #include "protocols/switchtx/switchtx-protocol.h"
 
+#include "protocols/switchtx/admission-control.h"
 #include "protocols/switchtx/gas-delivery-trace.h"
 #include "protocols/switchtx/in-switch-gas.h"
 #include "protocols/switchtx/switchtx-checker.h"
@@ -65,6 +66,13 @@ WorkloadKindChoices()
     static const Choices<WorkloadKind> choices{{"ycsbt", WorkloadKind::Ycsbt},
                                                {"tpcc", WorkloadKind::Tpcc},
                                                {"gas", WorkloadKind::Gas}};
+    return choices;
+}
+
+const Choices<bool>&
+AdmissionChoices()
+{
+    static const Choices<bool> choices{{"static", false}, {"dynamic", true}};
     return choices;
 }
 
@@ -136,10 +144,24 @@ SwitchTxProtocol::ParamsSpec()
                        "transaction's client's own server)")
         .Field("threads", Spec::Integer().Min(1).Max(Cluster::kMaxThreads),
                "worker threads per server, each both client and participant (§5.1: 24)", 24)
+        .Field("admission", Spec::Enum(AdmissionChoices()),
+               "admission control: static, each thread runs mpl transactions at once (the "
+               "baselines, §5.1), or dynamic (+MPL): each thread's MPL follows Listing 1 "
+               "(§3.4.2), starting at 1, every mpl_epoch, up to max_mpl",
+               "static")
         .Field("mpl", Spec::Integer().Min(1).Max(64),
-               "static MPL: transactions each thread runs at once (§5.1: 2 for YCSB-T, 1 for "
-               "TPC-C)",
+               "static admission: transactions each thread runs at once (§5.1: 2 for YCSB-T, 1 "
+               "for TPC-C); dynamic admission does not read it",
                2)
+        .Field("max_mpl", Spec::Integer().Min(1).Max(64),
+               "dynamic admission: Listing 1's MAXMPL (switchtx-spec [D] 14: 16); slow_start "
+               "starts at its half, and a thread's MPL never exceeds it (its client slots)",
+               16)
+        .Field("mpl_epoch", Spec::Duration().Min(1),
+               "dynamic admission: the epoch at whose end each thread updates its MPL (§3.4.2: "
+               "100 ms, for runs of seconds; short simulated runs need a shorter one, e.g. "
+               "200us, docs/switchtx.md \"Admission control\")",
+               "100ms")
         .Field("replication", Spec::Integer().Min(1).Max(16),
                "replicas per shard: the primary on server i, backups on the next "
                "replication - 1 servers (§5.1: 2)",
@@ -205,12 +227,19 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     config.mode = params.Choice("coordination", ModeChoices());
     config.threads = static_cast<uint32_t>(params.Int("threads"));
     config.mpl = static_cast<uint32_t>(params.Int("mpl"));
+    config.dynamicMpl = params.Choice("admission", AdmissionChoices());
+    config.maxMpl = static_cast<uint32_t>(params.Int("max_mpl"));
+    config.epochPs = params.DurationNs("mpl_epoch") * kPsPerNs;
     config.replication = static_cast<uint32_t>(params.Int("replication"));
     config.reorder = params.Bool("reorder");
     config.timeoutPs = params.DurationNs("timeout") * kPsPerNs;
     config.rcRetransmitPs = params.DurationNs("rc_retransmit") * kPsPerNs;
     config.fault = params.Choice("fault", FaultChoices());
     const bool eris = config.mode == Mode::Eris || config.mode == Mode::ErisServer;
+    if (eris && config.dynamicMpl)
+    {
+        params.Fail("admission", "the Eris baseline runs a static MPL (§5.1)");
+    }
     if (eris && config.fault != Fault::None)
     {
         params.Fail("fault", "the injected faults break SwitchTx's phases; Eris has none");
@@ -232,13 +261,17 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
                                 "them (one server per host)",
                                 config.replication, hosts));
     }
-    const uint64_t slots = uint64_t{hosts} * config.threads * config.mpl;
+    const char* slotsKey = config.dynamicMpl ? "max_mpl" : "mpl";
+    const uint64_t slots =
+        uint64_t{hosts} * config.threads * (config.dynamicMpl ? config.maxMpl : config.mpl);
     if (slots > (uint64_t{1} << kSlotBits))
     {
-        params.Fail("mpl", fmt::format("{} hosts x {} threads x mpl {} = {} client slots, but "
-                                       "txn ids have room for {} (the switch's slot bits)",
-                                       hosts, config.threads, config.mpl, slots,
-                                       uint64_t{1} << kSlotBits));
+        params.Fail(slotsKey, fmt::format("{} hosts x {} threads x {} {} = {} client slots, "
+                                          "but txn ids have room for {} (the switch's slot "
+                                          "bits)",
+                                          hosts, config.threads, slotsKey,
+                                          slots / hosts / config.threads, slots,
+                                          uint64_t{1} << kSlotBits));
     }
     const ParamView switchSection = world.GetScenario().Section("switch");
     if (!eris && switchSection.Int("priorities") < kQueuesNeeded)
@@ -307,6 +340,24 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     {
         m_workload = std::make_unique<txn::YcsbtWorkload>(txn::ReadYcsbtConfig(workload, hosts));
     }
+    // Server failures (§3.5's participant and coordinator recovery) are not modelled: a
+    // crashed server's shards and transactions would be lost and the run would end with
+    // clients told commit for writes no replica holds. Refuse rather than run it.
+    const ParamView faults = world.GetScenario().Section("faults");
+    for (size_t i = 0; i < faults.Size(); ++i)
+    {
+        const ParamView fault = faults.At(i);
+        const std::optional<uint32_t> node =
+            fault.Has("node") ? topology.FindNode(fault.String("node")) : std::nullopt;
+        if (node && topology.Node(*node).kind == NodeKind::Host &&
+            fault.Choice("action", FaultActionChoices()) == FaultAction::NodeCrash)
+        {
+            fault.Fail("node", fmt::format("\"{}\" is a switchtx server: server failures and "
+                                           "their recovery are not modelled yet (docs/"
+                                           "switchtx.md, \"Failures\"); switches may crash",
+                                           fault.String("node")));
+        }
+    }
     const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "clients");
     if (eris)
     {
@@ -360,7 +411,8 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     }
     m_cluster = std::make_unique<Cluster>(world, config, m_workload.get(), m_route.get(),
                                           world.Traces().Open(txn::ClientHistoryTrace()),
-                                          world.Traces().Open(txn::ServerLogTrace()));
+                                          world.Traces().Open(txn::ServerLogTrace()),
+                                          world.Traces().Open(MplTrace()));
     m_cluster->SetGasLog(world.Traces().Open(GasDeliveryTrace()));
     m_cluster->Start();
 }
@@ -382,7 +434,9 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"threads", m_cluster->Config().threads},
                {"attempts", stats.attempts},
                {"committed", stats.committed},
-               {"throughput_txn_per_s", seconds > 0 ? stats.committed / seconds : 0.0},
+               {"committed_after_stop", stats.committedAfterStop},
+               {"throughput_txn_per_s",
+                seconds > 0 ? (stats.committed - stats.committedAfterStop) / seconds : 0.0},
                {"aborts_lock", stats.lockFails},
                {"aborts_validate", stats.validateFails},
                {"timeouts", stats.timeouts},
@@ -396,6 +450,15 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"stale_control_dropped", stats.staleDropped},
                {"history_pending_at_end", stats.pendingAtEnd},
                {"ungathered", stats.ungathered}};
+    if (m_cluster->Config().dynamicMpl)
+    {
+        metrics["mpl"] = {{"epochs", stats.mplEpochs},
+                          {"mean", stats.mplEpochs ? static_cast<double>(stats.mplSum) /
+                                                         stats.mplEpochs
+                                                   : 0.0},
+                          {"resets", stats.mplResets},
+                          {"decreases", stats.mplDecreases}};
+    }
     AddLatencyMetrics(metrics, stats.latenciesPs, {50, 99});
     if (m_cluster->Config().gasBench)
     {
@@ -476,6 +539,7 @@ Traces()
 {
     std::vector<TraceSchema> traces = txn::HistoryTraces();
     traces.push_back(GasDeliveryTrace());
+    traces.push_back(MplTrace());
     return traces;
 }
 } // namespace

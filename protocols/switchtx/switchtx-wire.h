@@ -77,7 +77,9 @@ struct HostHeader
     };
     static constexpr uint32_t kBytes = 5;
     Kind kind = Kind::Control;
-    uint32_t seq = 0;  ///< Segment: its sequence number; Ack: the next one expected
+    /// Segment: its sequence number; Ack: the next one expected; Control: the sending
+    /// server's commits so far, modulo 2^32 (dynamic admission's piggybacked metric)
+    uint32_t seq = 0;
 
     void Encode(uint8_t* out) const;
     bool Decode(const uint8_t* bytes, uint32_t length);

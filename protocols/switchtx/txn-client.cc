@@ -532,6 +532,7 @@ void
 WorkerThread::OnTimeout(ClientSlot& slot)
 {
     ++m_cluster.Stats().timeouts;
+    m_lossInEpoch = true;  // switchtx-spec [D] 14: admission control's packet loss
     const TxnPlan& plan = *slot.plan;
     if (plan.readOnly)
     {
@@ -609,7 +610,9 @@ WorkerThread::Committed(ClientSlot& slot)
 {
     slot.timer.Cancel();
     ClusterStats& stats = m_cluster.Stats();
+    m_cluster.CountServerCommit(m_host);
     ++stats.committed;
+    stats.committedAfterStop += NowPs() >= m_cluster.Config().stopPs ? 1 : 0;
     ++stats.committedByKind[slot.txn.kind];
     stats.latenciesPs.push_back(NowPs() - slot.beganPs);
     const TxnPlan& plan = *slot.plan;
@@ -621,8 +624,61 @@ WorkerThread::Committed(ClientSlot& slot)
     LogAnswer(slot, true);
     slot.inTransaction = false;
     slot.stage = Stage::Idle;
+    NextAttempt(slot, false);
+}
+
+void
+WorkerThread::NextAttempt(ClientSlot& slot, bool retry)
+{
+    if (m_running > m_mpl)
+    {
+        // The MPL fell while this attempt ran: the slot waits, with its transaction if it
+        // aborted, until the MPL has room again.
+        slot.parked = true;
+        --m_running;
+        return;
+    }
+    if (!retry)
+    {
+        // An aborted transaction that waits goes before a new one.
+        for (ClientSlot& waiting : m_clientSlots)
+        {
+            if (waiting.parked && waiting.inTransaction)
+            {
+                slot.parked = true;
+                waiting.parked = false;
+                Resume(waiting);
+                return;
+            }
+        }
+    }
+    Resume(slot);
+}
+
+void
+WorkerThread::Admit()
+{
+    for (const bool inTransaction : {true, false})
+    {
+        for (ClientSlot& slot : m_clientSlots)
+        {
+            if (m_running < m_mpl && slot.parked && slot.inTransaction == inTransaction)
+            {
+                slot.parked = false;
+                ++m_running;
+                Resume(slot);
+            }
+        }
+    }
+}
+
+void
+WorkerThread::Resume(ClientSlot& slot)
+{
     WorkItem next;
     next.kind = WorkItem::Kind::Begin;
+    // §3.4.1: a retrying transaction's messages go first.
+    next.priorityClass = slot.inTransaction ? contract::CLASS_HIGH : 0;
     next.slot = slot.index;
     Enqueue(std::move(next));
 }
@@ -644,11 +700,7 @@ WorkerThread::Aborted(ClientSlot& slot)
     LogAnswer(slot, false);
     slot.retry = true;  // §3.4.1: a retrying transaction's messages go first
     slot.stage = Stage::Idle;
-    WorkItem next;
-    next.kind = WorkItem::Kind::Begin;
-    next.priorityClass = contract::CLASS_HIGH;
-    next.slot = slot.index;
-    Enqueue(std::move(next));
+    NextAttempt(slot, true);
 }
 
 void

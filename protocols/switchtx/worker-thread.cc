@@ -4,6 +4,7 @@
 
 #include "sim/core/sim-time.h"
 #include "sim/host/host-cpu.h"
+#include "sim/trace/csv-writer.h"
 #include "sim/host/host-node.h"
 #include "sim/runner/world.h"
 
@@ -18,25 +19,97 @@ WorkerThread::WorkerThread(Cluster& cluster, uint32_t host, uint32_t thread, Rng
       m_rng(rng),
       m_queue(cluster.Config().reorder)
 {
-    m_clientSlots.resize(cluster.Config().mpl);
+    const ClusterConfig& config = cluster.Config();
+    m_clientSlots.resize(cluster.Slots().mpl);
     for (uint32_t i = 0; i < m_clientSlots.size(); ++i)
     {
         m_clientSlots[i].index = i;
+    }
+    m_mpl = config.mpl;
+    if (config.dynamicMpl)
+    {
+        m_admission.emplace(config.maxMpl, kMplAlpha);
+        m_mpl = m_admission->Mpl();
+        m_peerCommits.resize(cluster.Hosts());
     }
 }
 
 void
 WorkerThread::Start()
 {
+    const ClusterConfig& config = m_cluster.Config();
     for (ClientSlot& slot : m_clientSlots)
     {
+        if (m_running == m_mpl)
+        {
+            slot.parked = true;
+            continue;
+        }
+        ++m_running;
         const uint32_t index = slot.index;
-        ns3::Simulator::Schedule(Ps(m_cluster.Config().startPs), [this, index] {
+        ns3::Simulator::Schedule(Ps(config.startPs), [this, index] {
             WorkItem item;
             item.kind = WorkItem::Kind::Begin;
             item.slot = index;
             Enqueue(std::move(item));
         });
+    }
+    if (m_admission)
+    {
+        ns3::Simulator::Schedule(Ps(config.startPs + config.epochPs), [this] { EndEpoch(); });
+    }
+}
+
+void
+WorkerThread::HearCommits(uint32_t host, uint32_t commits)
+{
+    if (!m_admission || host == m_host)
+    {
+        return;  // its own server's count it reads from memory
+    }
+    // Counts only grow: a smaller one is an older message overtaken by a newer one.
+    const uint32_t increase = commits - m_peerCommits[host];
+    if (increase < 0x80000000u)
+    {
+        m_heardCommits += increase;
+        m_peerCommits[host] = commits;
+    }
+}
+
+void
+WorkerThread::EndEpoch()
+{
+    const ClusterConfig& config = m_cluster.Config();
+    if (!m_cluster.GetWorld().Host(m_host).IsUp())
+    {
+        return;  // a crashed server's threads are gone
+    }
+    // The global throughput of the epoch: the commits of this server (shared memory) and of
+    // the others (as their control messages said) since the last epoch's end.
+    const uint64_t total = m_cluster.ServerCommits(m_host) + m_heardCommits;
+    const double throughput = static_cast<double>(total - m_totalAtEpoch) * 1e12 /
+                              static_cast<double>(config.epochPs);
+    m_totalAtEpoch = total;
+    const bool loss = m_lossInEpoch;
+    m_lossInEpoch = false;
+    const AdmissionControl::Branch branch = m_admission->EndEpoch(throughput, loss);
+    ClusterStats& stats = m_cluster.Stats();
+    ++stats.mplEpochs;
+    stats.mplSum += m_mpl;
+    stats.mplResets += branch == AdmissionControl::Branch::Reset ? 1 : 0;
+    stats.mplDecreases += branch == AdmissionControl::Branch::Decrease ? 1 : 0;
+    m_mpl = m_admission->Mpl();
+    if (CsvWriter* log = m_cluster.MplLog())
+    {
+        log->Row(NowPs() / kPsPerNs, m_host, m_thread, m_epoch, throughput, loss ? 1 : 0,
+                 AdmissionControl::BranchName(branch), m_mpl);
+    }
+    ++m_epoch;
+    // A smaller MPL takes effect as running attempts end; a larger one starts parked slots.
+    Admit();
+    if (NowPs() + config.epochPs <= config.stopPs)
+    {
+        ns3::Simulator::Schedule(Ps(config.epochPs), [this] { EndEpoch(); });
     }
 }
 

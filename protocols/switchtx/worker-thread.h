@@ -1,6 +1,7 @@
 #ifndef INCSIM_SWITCHTX_WORKER_THREAD_H
 #define INCSIM_SWITCHTX_WORKER_THREAD_H
 
+#include "protocols/switchtx/admission-control.h"
 #include "protocols/switchtx/batch-queue.h"
 #include "protocols/switchtx/server-log.h"
 #include "protocols/switchtx/switchtx-cluster.h"
@@ -10,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -17,7 +19,8 @@ namespace incsim::switchtx
 {
 
 /// One worker thread of a server (§3.1's symmetric model): a client that runs its own
-/// transactions (up to `mpl` at once, one per client slot) and a participant in everyone's.
+/// transactions (up to its MPL at once, one per client slot; static, or Listing 1's dynamic
+/// MPL) and a participant in everyone's.
 /// Its messages wait in its own receive queue and it serves them one at a time, each for its
 /// function's CPU cost on the host CPU (so a thread is served by one core at a time; threads
 /// share the host's cores). With +Reorder it drains its queue in batches, each sorted by
@@ -29,6 +32,11 @@ class WorkerThread
 
     void Start();
     void Enqueue(WorkItem item);
+    /// A control message from `host` said that its server has committed `commits` (mod 2^32)
+    /// transactions so far (§3.4.2's piggybacked metric).
+    void HearCommits(uint32_t host, uint32_t commits);
+    /// The thread's MPL now.
+    uint32_t Mpl() const { return m_mpl; }
 
   private:
     // ---- queue and CPU (worker-thread.cc)
@@ -38,6 +46,8 @@ class WorkerThread
     void Handle(const WorkItem& item);
     void HandleControl(const WorkItem& item);
     void HandleData(const WorkItem& item);
+    /// Dynamic admission: the end of an epoch (Listing 1), then the next one's.
+    void EndEpoch();
 
     // ---- participant (participant.cc)
     /// What a participant keeps of one client slot's current attempt: the coordination log
@@ -117,6 +127,9 @@ class WorkerThread
         /// the execute phase's guess of the attempt's shape, whose tree the init installed.
         int64_t lockAtPs = 0;
         std::shared_ptr<TxnPlan> initPlan;
+        /// Waits for admission: the thread runs its MPL's worth of attempts already. It may
+        /// hold an aborted transaction (inTransaction), which goes before any new one.
+        bool parked = false;
     };
     class SeenValues;
     void BeginAttempt(ClientSlot& slot);
@@ -144,6 +157,13 @@ class WorkerThread
     void Committed(ClientSlot& slot);
     /// Aborts the attempt (every participant told over RC) and retries it.
     void Aborted(ClientSlot& slot);
+    /// After an attempt ended (committed, or aborted with `retry`): the slot's next attempt,
+    /// unless that would exceed the MPL; then it parks, and a parked slot that holds an
+    /// aborted transaction may take its turn after a commit.
+    void NextAttempt(ClientSlot& slot, bool retry);
+    /// Starts parked slots while fewer than the MPL run, aborted transactions first.
+    void Admit();
+    void Resume(ClientSlot& slot);
     void SendDecide(ClientSlot& slot, bool commit);
     void LogRequest(const ClientSlot& slot, int64_t timeNs);
     void LogAnswer(const ClientSlot& slot, bool commit);
@@ -171,6 +191,19 @@ class WorkerThread
     uint64_t m_attempts = 0;
     uint64_t m_logicals = 0;
     bool m_lostCommitOk = false;  ///< Fault::LoseFirstCommitOk
+
+    // Admission control: at most m_mpl client slots run (have an attempt, or one queued).
+    uint32_t m_mpl = 0;
+    uint32_t m_running = 0;
+    std::optional<AdmissionControl> m_admission;  ///< dynamic only
+    uint64_t m_epoch = 0;
+    bool m_lossInEpoch = false;  ///< one of this thread's attempts timed out in the epoch
+    /// The other servers' commits as their control messages told them: the last count heard
+    /// from each host and the sum of the increases (wrap-safe), with the global total at the
+    /// last epoch's end.
+    std::vector<uint32_t> m_peerCommits;
+    uint64_t m_heardCommits = 0;
+    uint64_t m_totalAtEpoch = 0;
     std::vector<txn::Access> m_accesses;       ///< scratch
     std::vector<txn::HistoryOp> m_historyOps;  ///< scratch
 };

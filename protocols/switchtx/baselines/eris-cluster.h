@@ -64,6 +64,7 @@ struct ErisStats
 {
     uint64_t attempts = 0;  ///< transactions begun (Eris never aborts: one attempt each)
     uint64_t committed = 0;
+    uint64_t committedAfterStop = 0;  ///< told after /workload/stop: not in the throughput
     uint64_t retransmits = 0;    ///< client resends after a timeout
     uint64_t sequenced = 0;      ///< by the software sequencer
     uint64_t gapTimeouts = 0;    ///< gap timers that fired (a replica waited for a stamp)

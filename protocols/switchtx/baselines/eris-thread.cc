@@ -306,6 +306,7 @@ ErisThread::Committed(ClientSlot& slot)
     slot.busy = false;
     ErisStats& stats = m_cluster.Stats();
     ++stats.committed;
+    stats.committedAfterStop += NowPs() >= m_cluster.Config().stopPs ? 1 : 0;
     stats.latenciesPs.push_back(NowPs() - slot.beganPs);
     if (CsvWriter* log = m_cluster.ClientLog())
     {
