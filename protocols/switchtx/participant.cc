@@ -336,6 +336,7 @@ WorkerThread::CommitPrimary(Participation& p)
     ClusterStats& stats = m_cluster.Stats();
     ++stats.lockHolds;
     stats.lockHeldPs += NowPs() - p.lockedPs;
+    stats.lockTimesPs.push_back(NowPs() - p.lockedPs);
     p.locked = false;
     p.primaryCommitted = true;
     log.Settle(p.row, true);
@@ -430,6 +431,7 @@ WorkerThread::Release(Participation& p)
         ClusterStats& stats = m_cluster.Stats();
         ++stats.lockHolds;
         stats.lockHeldPs += NowPs() - p.lockedPs;
+        stats.lockTimesPs.push_back(NowPs() - p.lockedPs);
         p.locked = false;
     }
     if (p.hasRow && m_cluster.Log(m_host).Pending(p.row))

@@ -98,6 +98,7 @@ struct ClusterStats
     uint64_t resolvedAbort = 0;
     uint64_t lockHolds = 0;
     int64_t lockHeldPs = 0;  ///< total time write locks were held, per primary and attempt
+    std::vector<int64_t> lockTimesPs;  ///< each of those holds, for percentiles (Fig. 1a)
     std::vector<int64_t> latenciesPs;  ///< per committed logical transaction, first begin to commit
     std::vector<uint64_t> committedByKind;
     std::array<int64_t, kFunctions> cpuPs{};
