@@ -95,18 +95,22 @@ Cluster::ChannelOf(uint32_t src, uint32_t dst, uint32_t thread)
     if (!channel)
     {
         Channel::Hooks hooks;
+        // A connection has one traffic class, as an RDMA QP has one service level: its
+        // segments carry no SwitchTx type and no retry bit, so the switches route them all in
+        // the medium class and none overtakes another in a priority queue (go-back-N would
+        // drop it and wait for the retransmission timer). Stats count them by their type.
         hooks.transmit = [this, src, dst, thread](uint32_t seq, const DataMessage& message) {
             ControlHeader header;
-            header.type = message.wireType;
-            header.retry = message.retry;
+            header.type = kConnectionType;
             header.txnId = message.txnId;
             Transmit(src, dst, thread, header, HostHeader{HostHeader::Kind::Segment, seq},
-                     message.bytes);
+                     message.bytes, message.wireType);
         };
         hooks.transmitAck = [this, src, dst, thread](uint32_t next) {
             ControlHeader header;
-            header.type = static_cast<MsgType>(0);  // no SwitchTx type: routed, medium class
-            Transmit(dst, src, thread, header, HostHeader{HostHeader::Kind::Ack, next}, 0);
+            header.type = kConnectionType;
+            Transmit(dst, src, thread, header, HostHeader{HostHeader::Kind::Ack, next}, 0,
+                     kConnectionType);
         };
         hooks.deliver = [this, dst, thread](const DataMessage& message) {
             WorkItem item;
@@ -123,12 +127,12 @@ Cluster::ChannelOf(uint32_t src, uint32_t dst, uint32_t thread)
 
 void
 Cluster::Transmit(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header,
-                  HostHeader host, uint32_t payloadBytes)
+                  HostHeader host, uint32_t payloadBytes, MsgType counted)
 {
     std::array<uint8_t, ControlHeader::kBytes + HostHeader::kBytes> bytes{};
     header.Encode(bytes.data());
     host.Encode(bytes.data() + ControlHeader::kBytes);
-    const auto type = static_cast<size_t>(header.type);
+    const auto type = static_cast<size_t>(counted);
     ++m_stats.packetsByType[type < m_stats.packetsByType.size() ? type : 0];
     m_world.Host(src).SendUdp(kSwitchTxPort, dst, PortOf(thread), bytes.data(), bytes.size(),
                               static_cast<uint32_t>(bytes.size()) + payloadBytes,
@@ -153,7 +157,7 @@ Cluster::SendControl(uint32_t src, uint32_t dst, uint32_t thread, const ControlH
     // "Admission control").
     Transmit(src, dst, thread, header,
              HostHeader{HostHeader::Kind::Control, static_cast<uint32_t>(m_serverCommits[src])},
-             0);
+             0, header.type);
 }
 
 void

@@ -223,8 +223,11 @@ class Cluster
   private:
     using Channel = ReliableChannel<DataMessage>;
     Channel& ChannelOf(uint32_t src, uint32_t dst, uint32_t thread);
+    /// Sends one packet; `counted` is the type packetsByType counts it under.
     void Transmit(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header,
-                  HostHeader host, uint32_t payloadBytes);
+                  HostHeader host, uint32_t payloadBytes, MsgType counted);
+    /// The type reliable-channel packets carry: none of SwitchTx's (routed, medium class).
+    static constexpr MsgType kConnectionType = static_cast<MsgType>(0);
     void Deliver(uint32_t host, uint32_t thread, WorkItem item);
 
     World& m_world;

@@ -177,8 +177,10 @@ SwitchTxProtocol::ParamsSpec()
                "the attempt (§3.5; switchtx-spec [D] 4 suggests 500 us)",
                "500us")
         .Field("rc_retransmit", Spec::Duration().Min(1),
-               "the reliable data plane resends unacknowledged messages after this long",
-               "20us")
+               "the reliable data plane resends unacknowledged messages after this long "
+               "(a loss followed by later messages is resent at once, on the receiver's "
+               "repeated acknowledgement)",
+               "100us")
         .Field("fault", Spec::Enum(FaultChoices()),
                "injected for tests: backup-skips-install and validator-skips-check are broken "
                "hosts, the checker's negative controls (backups acknowledge commit-backup "

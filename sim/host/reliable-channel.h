@@ -18,8 +18,11 @@ namespace incsim
 /// once, in the order sent, whatever the network loses, duplicates or reorders. Go-back-N,
 /// as RC NICs do: the receiver accepts only the next sequence number and acknowledges
 /// cumulatively (every segment it gets, so a lost ACK is repaired by the next); the sender
-/// keeps unacknowledged messages and, when the oldest has waited `retransmitPs` without an
-/// acknowledgement, sends them all again.
+/// keeps unacknowledged messages and sends them all again when the oldest has waited
+/// `retransmitPs` without an acknowledgement, or at once when an acknowledgement repeats the
+/// oldest's number: the receiver got a later segment, the oldest was lost (RoCE's
+/// sequence-error NAK). That fast retransmission happens once per oldest message, so the
+/// duplicates it causes do not trigger more; the timer covers a loss with nothing after it.
 ///
 /// Protocol-neutral: the caller says how a data segment (sequence number and message) and an
 /// acknowledgement go on the wire, and receives messages through `deliver`. The channel is
@@ -47,7 +50,8 @@ class ReliableChannel
     {
         uint64_t sent = 0;
         uint64_t delivered = 0;
-        uint64_t retransmitted = 0;  ///< segments sent again after a timeout
+        uint64_t retransmitted = 0;  ///< segments sent again (after a timeout or a repeat ACK)
+        uint64_t fastRetransmits = 0;  ///< go-back-N rounds started by a repeated ACK
         uint64_t duplicates = 0;     ///< segments received again, dropped
         uint64_t outOfOrder = 0;     ///< segments beyond the next expected, dropped
     };
@@ -104,12 +108,22 @@ class ReliableChannel
     void ReceiveAck(uint32_t next)
     {
         const uint32_t end = m_base + static_cast<uint32_t>(m_count);
+        if (next == m_base && m_count > 0 && !m_fastRetransmitted)
+        {
+            // A later segment arrived before the oldest: it was lost (or overtaken).
+            m_fastRetransmitted = true;
+            ++m_counters.fastRetransmits;
+            m_timer.Cancel();
+            Retransmit();
+            return;
+        }
         if (!Before(m_base, next) || Before(end, next))
         {
             return;  // old or duplicate acknowledgement (or nonsense beyond what was sent)
         }
         m_count -= next - m_base;
         m_base = next;
+        m_fastRetransmitted = false;
         m_timer.Cancel();
         if (m_count > 0)
         {
@@ -159,6 +173,7 @@ class ReliableChannel
     std::vector<Message> m_slots;  ///< the window: a ring of power-of-two size
     uint32_t m_base = 0;           ///< oldest unacknowledged sequence number
     size_t m_count = 0;            ///< unacknowledged messages
+    bool m_fastRetransmitted = false;  ///< a repeated ACK already resent from m_base
     uint32_t m_expected = 0;       ///< receiver: the next sequence number to deliver
     ns3::EventId m_timer;
     Counters m_counters;

@@ -60,8 +60,9 @@ TEST_CASE("GaS microbenchmark: every operation completes once per participant, a
                 TempDir dir;
                 const RunSummary run = RunIn(dir, GasScenario(coordination, layout, n));
                 const double ops = Gas(run, "operations");
-                // 48 threads, one operation (about 10-16 us) at a time each, for 150 us.
-                CHECK(ops > 48 * 5);
+                // 48 threads, one operation at a time each, for 150 us; with the calibrated
+                // CPU costs (cpu_execute 9.5 us) an operation takes about 25-35 us.
+                CHECK(ops >= 48 * 3);
                 // The clients drain after the stop: every operation's scatter reached each of
                 // its n participants exactly once.
                 CHECK(Gas(run, "completed") == ops);
