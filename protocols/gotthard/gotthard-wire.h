@@ -2,6 +2,7 @@
 #define INCSIM_GOTTHARD_GOTTHARD_WIRE_H
 
 #include "gotthard-contract.h"
+#include "p4/runtime/contract-fields.h"
 
 #include <cstdint>
 #include <optional>
@@ -37,25 +38,8 @@ enum class Status : uint8_t
                                              ///< switches pass it untouched
 };
 
-/// The byte of a header field that fills whole bytes (Field: a field of the contract).
-template <typename Field>
-constexpr uint32_t
-ByteOf()
-{
-    static_assert(Field::kOffset % 8 == 0 && Field::kWidth % 8 == 0,
-                  "the C++ encoding reads this field as whole bytes");
-    return Field::kOffset / 8;
-}
-
-/// The mask of a one-bit field in the header's first byte.
-template <typename Field>
-constexpr uint8_t
-FlagBit()
-{
-    static_assert(Field::kWidth == 1 && Field::kOffset < 8,
-                  "the C++ encoding keeps this flag in the first byte");
-    return static_cast<uint8_t>(0x80u >> Field::kOffset);
-}
+using p4rt::ByteOf;
+using p4rt::FlagBit;
 
 struct Op
 {
@@ -89,6 +73,10 @@ struct Header
     static constexpr uint32_t kBytes = Layout::kBytes;
     // The encoding, for code that patches encoded packets: flags in byte 0, txn_id in bytes
     // 1-8, then one byte each.
+    static_assert(p4rt::FlagByteOf<Layout::msg_type>() == 0 &&
+                      p4rt::FlagByteOf<Layout::from_switch>() == 0 &&
+                      p4rt::FlagByteOf<Layout::replay>() == 0,
+                  "the C++ encoding keeps the flags in the header's first byte");
     static constexpr uint8_t kResponseBit = FlagBit<Layout::msg_type>();
     static constexpr uint8_t kFromSwitchBit = FlagBit<Layout::from_switch>();
     static constexpr uint8_t kReplayBit = FlagBit<Layout::replay>();

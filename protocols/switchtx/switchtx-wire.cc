@@ -1,5 +1,6 @@
 #include "protocols/switchtx/switchtx-wire.h"
 
+#include "p4/runtime/contract-fields.h"
 #include "sim/net/headers.h"
 
 namespace incsim::switchtx
@@ -7,28 +8,14 @@ namespace incsim::switchtx
 
 namespace
 {
-template <typename Field>
-constexpr uint32_t
-ByteOf()
-{
-    static_assert(Field::kOffset % 8 == 0 && Field::kWidth % 8 == 0,
-                  "the C++ encoding reads this field as whole bytes");
-    return Field::kOffset / 8;
-}
-
-template <typename Field>
-constexpr uint8_t
-FlagBit()
-{
-    static_assert(Field::kWidth == 1 && Field::kOffset < 16 && Field::kOffset >= 8,
-                  "the C++ encoding keeps this flag in the header's second byte");
-    return static_cast<uint8_t>(0x80u >> (Field::kOffset - 8));
-}
+using p4rt::ByteOf;
+using p4rt::FlagBit;
 
 using H = ControlHeader::Layout;
 static_assert(H::msg_type::kWidth == 8 && H::count::kWidth == 16 && H::txn_id::kWidth == 32);
 constexpr uint32_t kTypeByte = ByteOf<H::msg_type>();
-constexpr uint32_t kFlagsByte = 1;
+constexpr uint32_t kFlagsByte = p4rt::FlagByteOf<H::down>();
+static_assert(p4rt::FlagByteOf<H::retry>() == kFlagsByte, "down and retry share a byte");
 constexpr uint8_t kDownBit = FlagBit<H::down>();
 constexpr uint8_t kRetryBit = FlagBit<H::retry>();
 constexpr uint32_t kCountByte = ByteOf<H::count>();

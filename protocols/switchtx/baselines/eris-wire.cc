@@ -1,5 +1,6 @@
 #include "protocols/switchtx/baselines/eris-wire.h"
 
+#include "p4/runtime/contract-fields.h"
 #include "sim/net/headers.h"
 
 namespace incsim::switchtx::eris
@@ -7,14 +8,7 @@ namespace incsim::switchtx::eris
 
 namespace
 {
-template <typename Field>
-constexpr uint32_t
-ByteOf()
-{
-    static_assert(Field::kOffset % 8 == 0 && Field::kWidth % 8 == 0,
-                  "the C++ encoding reads this field as whole bytes");
-    return Field::kOffset / 8;
-}
+using p4rt::ByteOf;
 
 using E = contract::eris_t;
 static_assert(E::msg_type::kWidth == 8 && E::slots::kWidth == 8 && E::sender::kWidth == 16 &&
