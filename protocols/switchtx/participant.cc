@@ -326,18 +326,7 @@ WorkerThread::CommitPrimary(Participation& p)
             op.type == txn::AccessType::Write ? store.Install(op.key, op.value) : op.version;
         ops.push_back(txn::HistoryOp{op.type, op.key, op.value, version});
     }
-    for (const PlanOp& op : plan.ops)
-    {
-        if (op.shard == m_host && op.type == txn::AccessType::Write)
-        {
-            store.Unlock(op.key, p.txnId);
-        }
-    }
-    ClusterStats& stats = m_cluster.Stats();
-    ++stats.lockHolds;
-    stats.lockHeldPs += NowPs() - p.lockedPs;
-    stats.lockTimesPs.push_back(NowPs() - p.lockedPs);
-    p.locked = false;
+    UnlockWrites(p);
     p.primaryCommitted = true;
     log.Settle(p.row, true);
     m_cluster.Recorder().Settle(plan.client, plan.attempt, true);
@@ -415,24 +404,29 @@ WorkerThread::ValidateRead(Participation& p)
 }
 
 void
+WorkerThread::UnlockWrites(Participation& p)
+{
+    ShardStore& store = m_cluster.Replica(m_host, 0);
+    for (const PlanOp& op : p.plan->ops)
+    {
+        if (op.shard == m_host && op.type == txn::AccessType::Write)
+        {
+            store.Unlock(op.key, p.txnId);
+        }
+    }
+    ClusterStats& stats = m_cluster.Stats();
+    ++stats.lockHolds;
+    stats.lockHeldPs += NowPs() - p.lockedPs;
+    stats.lockTimesPs.push_back(NowPs() - p.lockedPs);
+    p.locked = false;
+}
+
+void
 WorkerThread::Release(Participation& p)
 {
-    const TxnPlan& plan = *p.plan;
     if (p.locked)
     {
-        ShardStore& store = m_cluster.Replica(m_host, 0);
-        for (const PlanOp& op : plan.ops)
-        {
-            if (op.shard == m_host && op.type == txn::AccessType::Write)
-            {
-                store.Unlock(op.key, p.txnId);
-            }
-        }
-        ClusterStats& stats = m_cluster.Stats();
-        ++stats.lockHolds;
-        stats.lockHeldPs += NowPs() - p.lockedPs;
-        stats.lockTimesPs.push_back(NowPs() - p.lockedPs);
-        p.locked = false;
+        UnlockWrites(p);
     }
     if (p.hasRow && m_cluster.Log(m_host).Pending(p.row))
     {

@@ -75,6 +75,8 @@ class WorkerThread
     Participation* Adopt(const DataMessage& message);
     /// The participation of attempt `txnId` once its plan is known; null otherwise.
     Participation* Current(uint32_t txnId);
+    /// Releases the write locks `p` holds on this primary, and counts how long they were held.
+    void UnlockWrites(Participation& p);
     void OnPlan(uint32_t src, const DataMessage& message);
     void OnCommand(uint32_t txnId, MsgType command, bool retry);
     void DoPhase(Participation& p, Phase phase);
