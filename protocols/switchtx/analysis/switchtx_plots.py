@@ -9,11 +9,11 @@ from incsim_analysis.results import summarize
 COORDINATION = "protocol.params.coordination"
 SCOPE = "protocol.params.scope"
 REORDER = "protocol.params.reorder"
+ADMISSION = "protocol.params.admission"
 METRIC = "switchtx.{}".format
 
-# The ablation ladder (Fig. 10), in the paper's order; +MPL (dynamic admission control) has no
-# bar until dynamic MPL exists (docs/switchtx.md "Figures against the paper").
-SYSTEMS = ["Eris", "FaSST", "+GaS", "+Tree-GaS", "+Reorder"]
+# The ablation ladder (Fig. 10), in the paper's order.
+SYSTEMS = ["Eris", "FaSST", "+GaS", "+Tree-GaS", "+Reorder", "+MPL"]
 
 
 def system_of(row):
@@ -24,6 +24,8 @@ def system_of(row):
     if coordination == "fasst":
         return "FaSST"
     if coordination == "switch":
+        if row.get(ADMISSION) == "dynamic":
+            return "+MPL"
         if row.get(REORDER) in (True, 1, "true"):
             return "+Reorder"
         return "+GaS" if row.get(SCOPE) == "root" else "+Tree-GaS"
