@@ -193,7 +193,17 @@ BuildTopology(const Scenario& scenario)
     {
         // A file's size is bounded by the file, so it is counted after it is read.
         const std::string path = scenario.ResolvePath(section.String("file"));
-        Topology topology = LoadTopologyFile(path, defaults);
+        Topology topology;
+        try
+        {
+            topology = LoadTopologyFile(path, defaults);
+        }
+        catch (const InputError& error)
+        {
+            // As for /switch/entries: the scenario names the file, the error says what is
+            // wrong with it (missing, unreadable, or where inside it).
+            throw InputError(scenario.File(), "/topology/file", error.what());
+        }
         CheckWorldFits(scenario, SizeOf(topology), {scenario.File(), "/topology/file"});
         CheckTopologyCarriesTraffic(scenario, topology, path);
         return topology;

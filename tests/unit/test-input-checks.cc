@@ -151,7 +151,7 @@ TEST_CASE("every JSON file incsim reads rejects duplicate keys", "[inputs][json]
               R"({"nodes": [{"name": "h0", "kind": "host", "kind": "switch"}]})");
     CHECK(ErrorOf(R"({"duration": "1ms", "topology": {"file": ")" + dir.File("topo.json") +
                   R"("}, "protocol": {"name": "udp"}})") ==
-          dir.File("topo.json") +
+          "test.json: /topology/file: " + dir.File("topo.json") +
               ":1:43: /nodes/0/kind: duplicate key \"kind\" (first given at line 1, column 27); a "
               "key may appear once in an object");
 
@@ -164,6 +164,18 @@ TEST_CASE("every JSON file incsim reads rejects duplicate keys", "[inputs][json]
 }
 
 // ---- Units ----
+
+TEST_CASE("a topology file that cannot be read is an error at the scenario's /topology/file",
+          "[inputs]")
+{
+    // Found by fuzz.scenario: the error named only the missing file, not the scenario and
+    // the field that named it.
+    TempDir dir;
+    const std::string missing = dir.File("no-such-topology.json");
+    CHECK(ErrorOf(R"({"duration": "1ms", "topology": {"file": ")" + missing +
+                  R"("}, "protocol": {"name": "udp"}})") ==
+          "test.json: /topology/file: " + missing + ": cannot open file: No such file or directory");
+}
 
 TEST_CASE("a duration below a nanosecond says why it is refused", "[inputs][units]")
 {
@@ -293,7 +305,7 @@ TEST_CASE("a link that loses every packet is a failed link, not a loss rate", "[
         "links": [{"a": "h0", "b": "s0"}, {"a": "h1", "b": "s0", "loss": 1.0}]})");
     CHECK(ErrorOf(R"({"duration": "1ms", "topology": {"file": ")" + dir.File("lossy.json") +
                   R"("}, "protocol": {"name": "udp"}})") ==
-          dir.File("lossy.json") +
+          "test.json: /topology/file: " + dir.File("lossy.json") +
               ": /links/1/loss: expected a number in [0, 1), got 1.0 (a link that loses every "
               "packet is a failed link: use a link_down fault, which routing sees)");
     // A loss_rate fault may black-hole links for a while.
