@@ -435,22 +435,28 @@ WorkerThread::Release(Participation& p)
 }
 
 void
-WorkerThread::OnFence(uint32_t src, const DataMessage& message)
+WorkerThread::SendFenceReply(uint32_t client, uint32_t txnId, bool installed)
 {
-    Participation* p = Adopt(message);
     DataMessage reply;
     reply.kind = DataMessage::Kind::FenceReply;
     reply.wireType = MsgType::Abort;
-    reply.txnId = message.txnId;
+    reply.txnId = txnId;
     reply.retry = true;
+    reply.flag = installed;
     reply.srcHost = m_host;
     reply.bytes = kHeaderBytes;
+    m_cluster.SendData(m_host, client, m_thread, reply);
+}
+
+void
+WorkerThread::OnFence(uint32_t src, const DataMessage& message)
+{
+    Participation* p = Adopt(message);
     if (p)
     {
         p->fenced = true;
-        reply.flag = p->primaryCommitted || p->backupHeld;
     }
-    m_cluster.SendData(m_host, src, m_thread, reply);
+    SendFenceReply(src, message.txnId, p && (p->primaryCommitted || p->backupHeld));
 }
 
 void
@@ -483,15 +489,7 @@ WorkerThread::OnDecide(const DataMessage& message)
     }
     if (Contains(plan.writePrimaries, m_host) || Contains(plan.writeBackups, m_host))
     {
-        DataMessage reply;
-        reply.kind = DataMessage::Kind::FenceReply;
-        reply.wireType = MsgType::Abort;
-        reply.txnId = message.txnId;
-        reply.retry = true;
-        reply.flag = true;
-        reply.srcHost = m_host;
-        reply.bytes = kHeaderBytes;
-        m_cluster.SendData(m_host, plan.clientHost, m_thread, reply);
+        SendFenceReply(plan.clientHost, message.txnId, true);
     }
 }
 

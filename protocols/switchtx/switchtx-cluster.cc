@@ -81,6 +81,28 @@ Cluster::Finish()
     }
 }
 
+WorkItem
+WorkItem::Control(uint32_t src, const ControlHeader& header)
+{
+    WorkItem item;
+    item.kind = Kind::Control;
+    item.priorityClass = ClassOf(header.type, header.retry);
+    item.srcHost = src;
+    item.control = header;
+    return item;
+}
+
+WorkItem
+WorkItem::Data(uint32_t src, const DataMessage& message)
+{
+    WorkItem item;
+    item.kind = Kind::Data;
+    item.priorityClass = ClassOf(message.wireType, message.retry);
+    item.srcHost = src;
+    item.data = message;
+    return item;
+}
+
 WorkerThread&
 Cluster::Thread(uint32_t host, uint32_t thread)
 {
@@ -113,12 +135,7 @@ Cluster::ChannelOf(uint32_t src, uint32_t dst, uint32_t thread)
                      kConnectionType);
         };
         hooks.deliver = [this, dst, thread](const DataMessage& message) {
-            WorkItem item;
-            item.kind = WorkItem::Kind::Data;
-            item.priorityClass = ClassOf(message.wireType, message.retry);
-            item.srcHost = message.srcHost;
-            item.data = message;
-            Deliver(dst, thread, std::move(item));
+            Deliver(dst, thread, WorkItem::Data(message.srcHost, message));
         };
         channel = std::make_unique<Channel>(std::move(hooks), m_config.rcRetransmitPs);
     }
@@ -144,12 +161,7 @@ Cluster::SendControl(uint32_t src, uint32_t dst, uint32_t thread, const ControlH
 {
     if (src == dst && m_config.mode != Mode::InSwitch)
     {
-        WorkItem item;
-        item.kind = WorkItem::Kind::Control;
-        item.priorityClass = ClassOf(header.type, header.retry);
-        item.srcHost = src;
-        item.control = header;
-        Deliver(dst, thread, std::move(item));
+        Deliver(dst, thread, WorkItem::Control(src, header));
         return;
     }
     // The sending server's commits ride in the host header's 4-byte word, which a control
@@ -166,12 +178,7 @@ Cluster::SendData(uint32_t src, uint32_t dst, uint32_t thread, const DataMessage
     if (src == dst)
     {
         // A thread's messages to its own server do not leave the host (NIC loopback).
-        WorkItem item;
-        item.kind = WorkItem::Kind::Data;
-        item.priorityClass = ClassOf(message.wireType, message.retry);
-        item.srcHost = src;
-        item.data = message;
-        Deliver(dst, thread, std::move(item));
+        Deliver(dst, thread, WorkItem::Data(src, message));
         return;
     }
     ChannelOf(src, dst, thread).Send(message);
@@ -202,12 +209,7 @@ Cluster::Receive(uint32_t host, uint32_t thread, const Datagram& datagram)
         {
             Thread(host, thread).HearCommits(datagram.srcHost, hostHeader.seq);
         }
-        WorkItem item;
-        item.kind = WorkItem::Kind::Control;
-        item.priorityClass = ClassOf(header.type, header.retry);
-        item.srcHost = datagram.srcHost;
-        item.control = header;
-        Deliver(host, thread, std::move(item));
+        Deliver(host, thread, WorkItem::Control(datagram.srcHost, header));
         return;
     }
     }

@@ -170,6 +170,11 @@ struct WorkItem
     DataMessage data;
     uint32_t slot = 0;
     uint32_t txnId = 0;
+
+    /// A control message from `src`, served in its type's class.
+    static WorkItem Control(uint32_t src, const ControlHeader& header);
+    /// A data message from `src`, served in its type's class.
+    static WorkItem Data(uint32_t src, const DataMessage& message);
 };
 
 /// Every server (one per host) of a SwitchTx run, their threads and stores, and the

@@ -77,6 +77,8 @@ class WorkerThread
     Participation* Current(uint32_t txnId);
     /// Releases the write locks `p` holds on this primary, and counts how long they were held.
     void UnlockWrites(Participation& p);
+    /// Tells `client` whether this replica installed attempt `txnId` (its fence's answer).
+    void SendFenceReply(uint32_t client, uint32_t txnId, bool installed);
     void OnPlan(uint32_t src, const DataMessage& message);
     void OnCommand(uint32_t txnId, MsgType command, bool retry);
     void DoPhase(Participation& p, Phase phase);
