@@ -208,6 +208,24 @@ TEST_CASE("SwitchTx in-switch runs are deterministic", "[switchtx][switch][deter
     }
 }
 
+namespace
+{
+
+/// A contended YCSB-T run on the multi-switch testbed, `mode` the switches' switch_mode
+/// (empty: normal), at `seed`.
+RunSummary
+HotRun(TempDir& dir, const std::string& scope, int seed, const std::string& mode = "")
+{
+    std::string params = fmt::format(R"(, "scope": "{}")", scope);
+    if (!mode.empty())
+    {
+        params += fmt::format(R"(, "switch_mode": "{}")", mode);
+    }
+    return RunIn(dir, SwitchScenario(kMulti, kYcsbtHot, params), {fmt::format("seed={}", seed)});
+}
+
+} // namespace
+
 TEST_CASE("The checker catches a switch that scatters before the threshold",
           "[switchtx][switch][checker][negative]")
 {
@@ -215,17 +233,10 @@ TEST_CASE("The checker catches a switch that scatters before the threshold",
     const std::string scope = GENERATE("tree", "root");
     const int seed = GENERATE(take(2, random(1, 1000000)));
     INFO(scope << " | seed " << seed);
-    const std::string params = fmt::format(R"(, "scope": "{}")", scope);
     TempDir good;
-    const RunSummary normal = RunIn(good, SwitchScenario(kMulti, kYcsbtHot, params),
-                                    {fmt::format("seed={}", seed)});
-    CHECK(switchtx::CheckRun(normal.runDir).Ok());
+    CHECK(switchtx::CheckRun(HotRun(good, scope, seed).runDir).Ok());
     TempDir bad;
-    const RunSummary broken =
-        RunIn(bad,
-              SwitchScenario(kMulti, kYcsbtHot,
-                             params + R"(, "switch_mode": "broken-early-scatter")"),
-              {fmt::format("seed={}", seed)});
+    const RunSummary broken = HotRun(bad, scope, seed, "broken-early-scatter");
     const CheckReport report = switchtx::CheckRun(broken.runDir);
     // Under contention some primaries fail to lock while the phases run on without them:
     // backups install writes their primary never does, clients are told commit for them.
@@ -248,19 +259,14 @@ TEST_CASE("The checker catches a switch that ignores aborted",
     const std::string scope = GENERATE("tree", "root");
     const int seed = GENERATE(take(2, random(1, 1000000)));
     INFO(scope << " | seed " << seed);
-    const std::string params = fmt::format(R"(, "scope": "{}")", scope);
     TempDir good;
-    const RunSummary normal = RunIn(good, SwitchScenario(kMulti, kYcsbtHot, params),
-                                    {fmt::format("seed={}", seed)});
+    const RunSummary normal = HotRun(good, scope, seed);
     CHECK(SwitchEvent(normal, "dropped_aborted") > 0);
     const CheckReport normalReport = switchtx::CheckRun(normal.runDir);
     INFO(ViolationText(normalReport));
     CHECK(normalReport.Ok());
     TempDir bad;
-    const RunSummary broken = RunIn(
-        bad,
-        SwitchScenario(kMulti, kYcsbtHot, params + R"(, "switch_mode": "broken-ignore-aborted")"),
-        {fmt::format("seed={}", seed)});
+    const RunSummary broken = HotRun(bad, scope, seed, "broken-ignore-aborted");
     CHECK(SwitchEvent(broken, "dropped_aborted") == 0);
     const CheckReport report = switchtx::CheckRun(broken.runDir);
     INFO(ViolationText(report));
