@@ -29,8 +29,9 @@ namespace incsim::onepipe
 ///   - commit before delivery: when a process delivers timestamp T, every message with a
 ///     timestamp at most T (from any sender, to any receiver) is already prepared (held whole
 ///     by its receiver), and T is below the commit barrier that released it;
-///   - atomicity: every scattering sent early enough to count is delivered to all its
-///     receivers or to none;
+///   - atomicity: a scattering is delivered to all its receivers or to none: a receiver that
+///     did not deliver a message others of its scattering delivered has delivered nothing
+///     ordered after it (it is still waiting for the commit barrier);
 ///   - completeness holds on lossy networks too (no failures: the controller is not built),
 ///     so every counted message was delivered.
 CheckReport CheckRun(const std::string& runDir);
