@@ -119,7 +119,9 @@ OnePipeEndpoint::ReliableSend(const std::vector<Outgoing>& scattering)
     const int64_t cost = MessageCostPs() * static_cast<int64_t>(scattering.size());
     if (cost > 0)
     {
-        Charge(cost, [this, scattering, apiPs = NowPs()]() { TransmitReliable(scattering, apiPs); });
+        Charge(cost, [this, scattering, apiPs = NowPs()]() {
+            TransmitReliable(scattering, apiPs);
+        });
         return;
     }
     TransmitReliable(scattering, NowPs());
