@@ -33,6 +33,14 @@
  * synchronized times, all carrying the same round time, so a switch's minimum advances about
  * once per interval and so does this triggered broadcast.
  *
+ * Reliable service (paper 5.1). Beacons also carry a commit barrier C: every reliable message
+ * below C from the senders behind the link is held by its receivers. Each beacon from port i
+ * sets port_commit[i], and a broadcast carries C_up and C_all, the minima of port_commit over
+ * commit_live with the same split as B_up and B_all; a beacon is triggered, and sent on a
+ * port, when either barrier advanced. Commit inputs leave only by the control plane (the
+ * reliable service's controller), never by a timeout. Prepare segments (OP_RDATA) are
+ * forwarded untouched: they neither set nor carry a barrier.
+ *
  * Control-plane contract:
  *   MyIngress.onepipe_config   keyless; default action configure(up_ports, cpu_port,
  *                              timeout_us, priority, mode). mode MODE_CHIP aggregates here;
@@ -43,6 +51,8 @@
  *                              off (packets keep the sender's barrier; beacons are
  *                              consumed): the negative control of the tests.
  *   MyIngress.live_ports       register<bit<32>>(1): cell 0, the connected ports at start.
+ *   MyIngress.commit_live      register<bit<32>>(1): the ports whose commit barrier counts
+ *                              (reliable service: the connected ports; best effort: none).
  *   multicast group ALL_PORTS_GROUP: one copy per connected port.
  *   MyEgress.beacons_sent      counter: beacons sent per port (for overhead figures).
  *   lib/ecmp.p4's tables for routes.
@@ -65,6 +75,8 @@ const bit<8> OP_ACK = 2;
 const bit<8> OP_NAK = 3;
 const bit<8> OP_BEACON = 4;
 const bit<8> OP_TICK = 5;
+const bit<8> OP_RDATA = 6;   // reliable service: a prepare segment (never aggregated)
+const bit<8> OP_RACK = 7;    // reliable service: a go-back-N ACK (psn = next expected)
 
 const bit<2> MODE_OFF = 0;
 const bit<2> MODE_CHIP = 1;
@@ -78,7 +90,7 @@ const bit<8> FLAG_END_OF_MESSAGE = 1;   // onepipe_t.flags: the message's last f
 header onepipe_t {
     bit<48> msg_ts;          // message timestamp, ns of the sender's clock
     bit<48> barrier;         // best-effort barrier
-    bit<48> commit_barrier;  // reliable service's commit barrier (not aggregated here)
+    bit<48> commit_barrier;  // reliable service's commit barrier (aggregated from beacons)
     bit<32> psn;
     bit<8>  opcode;
     bit<8>  flags;           // FLAG_END_OF_MESSAGE
@@ -102,6 +114,8 @@ struct metadata_t {
     bit<1>  tick;
     bit<48> b_up;
     bit<48> b_all;
+    bit<48> c_up;         // commit barriers of a beacon broadcast
+    bit<48> c_all;
 }
 
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -109,77 +123,79 @@ struct metadata_t {
 /* A port's barrier if the port is in mask m, else the identity of min. */
 #define LEAF(r, i, m) ((m)[i:i] == 1 ? r : BARRIER_MAX)
 
-/* out := the minimum of port_barrier over the ports in mask m (needs READ_PORT_BARRIERS). */
-#define BARRIER_TREE(out, m)                                       \
-    bit<48> out##_a0 = MIN2(LEAF(r0, 0, m), LEAF(r1, 1, m));       \
-    bit<48> out##_a1 = MIN2(LEAF(r2, 2, m), LEAF(r3, 3, m));       \
-    bit<48> out##_a2 = MIN2(LEAF(r4, 4, m), LEAF(r5, 5, m));       \
-    bit<48> out##_a3 = MIN2(LEAF(r6, 6, m), LEAF(r7, 7, m));       \
-    bit<48> out##_a4 = MIN2(LEAF(r8, 8, m), LEAF(r9, 9, m));       \
-    bit<48> out##_a5 = MIN2(LEAF(r10, 10, m), LEAF(r11, 11, m));   \
-    bit<48> out##_a6 = MIN2(LEAF(r12, 12, m), LEAF(r13, 13, m));   \
-    bit<48> out##_a7 = MIN2(LEAF(r14, 14, m), LEAF(r15, 15, m));   \
-    bit<48> out##_a8 = MIN2(LEAF(r16, 16, m), LEAF(r17, 17, m));   \
-    bit<48> out##_a9 = MIN2(LEAF(r18, 18, m), LEAF(r19, 19, m));   \
-    bit<48> out##_a10 = MIN2(LEAF(r20, 20, m), LEAF(r21, 21, m));  \
-    bit<48> out##_a11 = MIN2(LEAF(r22, 22, m), LEAF(r23, 23, m));  \
-    bit<48> out##_a12 = MIN2(LEAF(r24, 24, m), LEAF(r25, 25, m));  \
-    bit<48> out##_a13 = MIN2(LEAF(r26, 26, m), LEAF(r27, 27, m));  \
-    bit<48> out##_a14 = MIN2(LEAF(r28, 28, m), LEAF(r29, 29, m));  \
-    bit<48> out##_a15 = MIN2(LEAF(r30, 30, m), LEAF(r31, 31, m));  \
-    bit<48> out##_b0 = MIN2(out##_a0, out##_a1);                   \
-    bit<48> out##_b1 = MIN2(out##_a2, out##_a3);                   \
-    bit<48> out##_b2 = MIN2(out##_a4, out##_a5);                   \
-    bit<48> out##_b3 = MIN2(out##_a6, out##_a7);                   \
-    bit<48> out##_b4 = MIN2(out##_a8, out##_a9);                   \
-    bit<48> out##_b5 = MIN2(out##_a10, out##_a11);                 \
-    bit<48> out##_b6 = MIN2(out##_a12, out##_a13);                 \
-    bit<48> out##_b7 = MIN2(out##_a14, out##_a15);                 \
-    bit<48> out##_c0 = MIN2(out##_b0, out##_b1);                   \
-    bit<48> out##_c1 = MIN2(out##_b2, out##_b3);                   \
-    bit<48> out##_c2 = MIN2(out##_b4, out##_b5);                   \
-    bit<48> out##_c3 = MIN2(out##_b6, out##_b7);                   \
-    bit<48> out##_d0 = MIN2(out##_c0, out##_c1);                   \
-    bit<48> out##_d1 = MIN2(out##_c2, out##_c3);                   \
+/* out := the minimum of the registers read as r0 .. r31 (READ_PORT_REGS) over the ports in
+ * mask m. */
+#define BARRIER_TREE(out, m, r)                                        \
+    bit<48> out##_a0 = MIN2(LEAF(r##0, 0, m), LEAF(r##1, 1, m));       \
+    bit<48> out##_a1 = MIN2(LEAF(r##2, 2, m), LEAF(r##3, 3, m));       \
+    bit<48> out##_a2 = MIN2(LEAF(r##4, 4, m), LEAF(r##5, 5, m));       \
+    bit<48> out##_a3 = MIN2(LEAF(r##6, 6, m), LEAF(r##7, 7, m));       \
+    bit<48> out##_a4 = MIN2(LEAF(r##8, 8, m), LEAF(r##9, 9, m));       \
+    bit<48> out##_a5 = MIN2(LEAF(r##10, 10, m), LEAF(r##11, 11, m));   \
+    bit<48> out##_a6 = MIN2(LEAF(r##12, 12, m), LEAF(r##13, 13, m));   \
+    bit<48> out##_a7 = MIN2(LEAF(r##14, 14, m), LEAF(r##15, 15, m));   \
+    bit<48> out##_a8 = MIN2(LEAF(r##16, 16, m), LEAF(r##17, 17, m));   \
+    bit<48> out##_a9 = MIN2(LEAF(r##18, 18, m), LEAF(r##19, 19, m));   \
+    bit<48> out##_a10 = MIN2(LEAF(r##20, 20, m), LEAF(r##21, 21, m));  \
+    bit<48> out##_a11 = MIN2(LEAF(r##22, 22, m), LEAF(r##23, 23, m));  \
+    bit<48> out##_a12 = MIN2(LEAF(r##24, 24, m), LEAF(r##25, 25, m));  \
+    bit<48> out##_a13 = MIN2(LEAF(r##26, 26, m), LEAF(r##27, 27, m));  \
+    bit<48> out##_a14 = MIN2(LEAF(r##28, 28, m), LEAF(r##29, 29, m));  \
+    bit<48> out##_a15 = MIN2(LEAF(r##30, 30, m), LEAF(r##31, 31, m));  \
+    bit<48> out##_b0 = MIN2(out##_a0, out##_a1);                       \
+    bit<48> out##_b1 = MIN2(out##_a2, out##_a3);                       \
+    bit<48> out##_b2 = MIN2(out##_a4, out##_a5);                       \
+    bit<48> out##_b3 = MIN2(out##_a6, out##_a7);                       \
+    bit<48> out##_b4 = MIN2(out##_a8, out##_a9);                       \
+    bit<48> out##_b5 = MIN2(out##_a10, out##_a11);                     \
+    bit<48> out##_b6 = MIN2(out##_a12, out##_a13);                     \
+    bit<48> out##_b7 = MIN2(out##_a14, out##_a15);                     \
+    bit<48> out##_c0 = MIN2(out##_b0, out##_b1);                       \
+    bit<48> out##_c1 = MIN2(out##_b2, out##_b3);                       \
+    bit<48> out##_c2 = MIN2(out##_b4, out##_b5);                       \
+    bit<48> out##_c3 = MIN2(out##_b6, out##_b7);                       \
+    bit<48> out##_d0 = MIN2(out##_c0, out##_c1);                       \
+    bit<48> out##_d1 = MIN2(out##_c2, out##_c3);                       \
     bit<48> out = MIN2(out##_d0, out##_d1);
 
-#define READ_PORT_BARRIERS()                  \
-    bit<48> r0; port_barrier.read(r0, 0);     \
-    bit<48> r1; port_barrier.read(r1, 1);     \
-    bit<48> r2; port_barrier.read(r2, 2);     \
-    bit<48> r3; port_barrier.read(r3, 3);     \
-    bit<48> r4; port_barrier.read(r4, 4);     \
-    bit<48> r5; port_barrier.read(r5, 5);     \
-    bit<48> r6; port_barrier.read(r6, 6);     \
-    bit<48> r7; port_barrier.read(r7, 7);     \
-    bit<48> r8; port_barrier.read(r8, 8);     \
-    bit<48> r9; port_barrier.read(r9, 9);     \
-    bit<48> r10; port_barrier.read(r10, 10);  \
-    bit<48> r11; port_barrier.read(r11, 11);  \
-    bit<48> r12; port_barrier.read(r12, 12);  \
-    bit<48> r13; port_barrier.read(r13, 13);  \
-    bit<48> r14; port_barrier.read(r14, 14);  \
-    bit<48> r15; port_barrier.read(r15, 15);  \
-    bit<48> r16; port_barrier.read(r16, 16);  \
-    bit<48> r17; port_barrier.read(r17, 17);  \
-    bit<48> r18; port_barrier.read(r18, 18);  \
-    bit<48> r19; port_barrier.read(r19, 19);  \
-    bit<48> r20; port_barrier.read(r20, 20);  \
-    bit<48> r21; port_barrier.read(r21, 21);  \
-    bit<48> r22; port_barrier.read(r22, 22);  \
-    bit<48> r23; port_barrier.read(r23, 23);  \
-    bit<48> r24; port_barrier.read(r24, 24);  \
-    bit<48> r25; port_barrier.read(r25, 25);  \
-    bit<48> r26; port_barrier.read(r26, 26);  \
-    bit<48> r27; port_barrier.read(r27, 27);  \
-    bit<48> r28; port_barrier.read(r28, 28);  \
-    bit<48> r29; port_barrier.read(r29, 29);  \
-    bit<48> r30; port_barrier.read(r30, 30);  \
-    bit<48> r31; port_barrier.read(r31, 31);
+/* r0 .. r31 := the 32 cells of register reg. */
+#define READ_PORT_REGS(reg, r)                                         \
+    bit<48> r##0; reg.read(r##0, 0);                                   \
+    bit<48> r##1; reg.read(r##1, 1);                                   \
+    bit<48> r##2; reg.read(r##2, 2);                                   \
+    bit<48> r##3; reg.read(r##3, 3);                                   \
+    bit<48> r##4; reg.read(r##4, 4);                                   \
+    bit<48> r##5; reg.read(r##5, 5);                                   \
+    bit<48> r##6; reg.read(r##6, 6);                                   \
+    bit<48> r##7; reg.read(r##7, 7);                                   \
+    bit<48> r##8; reg.read(r##8, 8);                                   \
+    bit<48> r##9; reg.read(r##9, 9);                                   \
+    bit<48> r##10; reg.read(r##10, 10);                                \
+    bit<48> r##11; reg.read(r##11, 11);                                \
+    bit<48> r##12; reg.read(r##12, 12);                                \
+    bit<48> r##13; reg.read(r##13, 13);                                \
+    bit<48> r##14; reg.read(r##14, 14);                                \
+    bit<48> r##15; reg.read(r##15, 15);                                \
+    bit<48> r##16; reg.read(r##16, 16);                                \
+    bit<48> r##17; reg.read(r##17, 17);                                \
+    bit<48> r##18; reg.read(r##18, 18);                                \
+    bit<48> r##19; reg.read(r##19, 19);                                \
+    bit<48> r##20; reg.read(r##20, 20);                                \
+    bit<48> r##21; reg.read(r##21, 21);                                \
+    bit<48> r##22; reg.read(r##22, 22);                                \
+    bit<48> r##23; reg.read(r##23, 23);                                \
+    bit<48> r##24; reg.read(r##24, 24);                                \
+    bit<48> r##25; reg.read(r##25, 25);                                \
+    bit<48> r##26; reg.read(r##26, 26);                                \
+    bit<48> r##27; reg.read(r##27, 27);                                \
+    bit<48> r##28; reg.read(r##28, 28);                                \
+    bit<48> r##29; reg.read(r##29, 29);                                \
+    bit<48> r##30; reg.read(r##30, 30);                                \
+    bit<48> r##31; reg.read(r##31, 31);
 
 #define EXPIRE_PORT(i, live, now, timeout)                                        \
     {                                                                             \
-        bit<48> seen;                                                             \
+        bit<48> seen;                                                  \
         last_seen_us.read(seen, i);                                               \
         if (live[i:i] == 1 && now - seen > timeout) {                             \
             live = live & ~(32w1 << i);                                           \
@@ -265,6 +281,12 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     register<bit<48>>(32) last_seen_us;   // when port i last delivered a 1Pipe packet
     register<bit<32>>(1) live_ports;
     register<bit<48>>(2) high_water;      // highest B_up (0) and B_all (1) stamped so far
+    // Reliable service: the commit barrier of each port, from its beacons; the ports it is
+    // taken over (set by the control plane; a timeout does not remove a port, the
+    // controller does); the highest C_up (0) and C_all (1) sent.
+    register<bit<48>>(32) port_commit;
+    register<bit<32>>(1) commit_live;
+    register<bit<48>>(2) commit_high;
 
     action configure(bit<32> up_ports, bit<9> cpu_port, bit<48> timeout_us, bit<3> priority,
                      bit<2> mode) {
@@ -286,9 +308,11 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     }
 
     /* Sends the frame as beacons to every connected port; egress picks each port's barrier. */
-    action broadcast_beacon(bit<48> b_up, bit<48> b_all) {
+    action broadcast_beacon(bit<48> b_up, bit<48> b_all, bit<48> c_up, bit<48> c_all) {
         meta.b_up = b_up;
         meta.b_all = b_all;
+        meta.c_up = c_up;
+        meta.c_all = c_all;
         meta.beacon_out = 1;
         standard_metadata.mcast_grp = ALL_PORTS_GROUP;
         standard_metadata.priority = meta.onepipe_priority;
@@ -297,7 +321,9 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     apply {
         onepipe_config.apply();
         bool is_beacon = hdr.onepipe.isValid() && hdr.ethernet.etherType == ETHERTYPE_ONEPIPE;
-        bool aggregated = hdr.onepipe.isValid() && meta.mode == MODE_CHIP;
+        // A reliable prepare segment carries no barrier (a retransmission's would be old).
+        bool is_prepare = hdr.onepipe.isValid() && hdr.onepipe.opcode == OP_RDATA;
+        bool aggregated = hdr.onepipe.isValid() && meta.mode == MODE_CHIP && !is_prepare;
         bit<32> live;
         live_ports.read(live, 0);
         bit<48> up_high;
@@ -315,6 +341,9 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             } else {
                 bit<32> in_port = (bit<32>)standard_metadata.ingress_port;
                 port_barrier.write(in_port, hdr.onepipe.barrier);
+                if (is_beacon) {
+                    port_commit.write(in_port, hdr.onepipe.commit_barrier);
+                }
                 last_seen_us.write(in_port, standard_metadata.ingress_global_timestamp);
                 if (((live >> in_port) & 1) == 0) {
                     bit<48> admit_above = ((meta.up_ports >> in_port) & 1) == 1
@@ -329,13 +358,27 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             }
 
             if (meta.tick == 1 || is_beacon) {
-                READ_PORT_BARRIERS()
+                READ_PORT_REGS(port_barrier, r)
                 bit<32> below = live & ~meta.up_ports;
-                BARRIER_TREE(b_up, below)
-                BARRIER_TREE(b_all, live)
+                BARRIER_TREE(b_up, below, r)
+                BARRIER_TREE(b_all, live, r)
                 bool up_advanced = b_up > up_high && b_up != BARRIER_MAX;
                 bool all_advanced = b_all > all_high && b_all != BARRIER_MAX;
-                if (meta.tick == 0 && !up_advanced && !all_advanced) {
+                // The commit barrier: the same trees over the commit inputs.
+                bit<32> clive;
+                commit_live.read(clive, 0);
+                bit<48> c_up_high;
+                commit_high.read(c_up_high, 0);
+                bit<48> c_all_high;
+                commit_high.read(c_all_high, 1);
+                READ_PORT_REGS(port_commit, q)
+                bit<32> cbelow = clive & ~meta.up_ports;
+                BARRIER_TREE(c_up, cbelow, q)
+                BARRIER_TREE(c_all, clive, q)
+                bool c_up_advanced = c_up > c_up_high && c_up != BARRIER_MAX;
+                bool c_all_advanced = c_all > c_all_high && c_all != BARRIER_MAX;
+                if (meta.tick == 0 && !up_advanced && !all_advanced && !c_up_advanced &&
+                    !c_all_advanced) {
                     consume();      // nothing new to tell the neighbours
                     return;
                 }
@@ -345,7 +388,17 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 if (all_advanced) {
                     high_water.write(1, b_all);
                 }
-                broadcast_beacon(MAX2(b_up, up_high), MAX2(b_all, all_high));
+                if (c_up_advanced) {
+                    commit_high.write(0, c_up);
+                }
+                if (c_all_advanced) {
+                    commit_high.write(1, c_all);
+                }
+                // Unlike B_up, C_up is never the maximum: a switch with no commit input below
+                // (best effort: none is set) sends the highest it had, 0 if none.
+                broadcast_beacon(MAX2(b_up, up_high), MAX2(b_all, all_high),
+                                 c_up_advanced ? c_up : c_up_high,
+                                 c_all_advanced ? c_all : c_all_high);
                 return;
             }
         }
@@ -368,12 +421,15 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             return;
         }
         ECMP_FORWARD()
+        if (is_prepare) {
+            standard_metadata.priority = meta.onepipe_priority;
+        }
         if (aggregated && standard_metadata.egress_spec != DROP_PORT) {
             bit<32> out_port = (bit<32>)standard_metadata.egress_spec;
             bit<1> going_up = (bit<1>)((meta.up_ports >> out_port) & 1);
             bit<32> inputs = going_up == 1 ? live & ~meta.up_ports : live;
-            READ_PORT_BARRIERS()
-            BARRIER_TREE(b, inputs)
+            READ_PORT_REGS(port_barrier, r)
+            BARRIER_TREE(b, inputs, r)
             // Never above the packet's own barrier: a packet routed up from an up port (not
             // up-down routing, e.g. after a failure) is not covered by B_up.
             bit<48> stamped = MIN2(b, hdr.onepipe.barrier);
@@ -390,11 +446,12 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
 control MyEgress(inout headers_t hdr, inout metadata_t meta,
                  inout standard_metadata_t standard_metadata) {
     register<bit<48>>(32) sent_barrier;   // the last barrier sent on each port
+    register<bit<48>>(32) sent_commit;    // the last commit barrier sent on each port
     register<bit<1>>(32) busy;            // the port carried a 1Pipe packet since the last tick
     counter(32, CounterType.packets) beacons_sent;
 
     apply {
-        if (!hdr.onepipe.isValid() || meta.mode != MODE_CHIP) {
+        if (!hdr.onepipe.isValid() || meta.mode != MODE_CHIP || hdr.onepipe.opcode == OP_RDATA) {
             return;
         }
         bit<32> port = (bit<32>)standard_metadata.egress_port;
@@ -404,23 +461,28 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
             return;
         }
         bit<48> b = meta.b_all;
+        bit<48> c = meta.c_all;
         if (((meta.up_ports >> port) & 1) == 1) {
             b = meta.b_up;
+            c = meta.c_up;
         }
         bit<48> sent;
         sent_barrier.read(sent, port);
+        bit<48> sent_c;
+        sent_commit.read(sent_c, port);
         bit<1> was_busy;
         busy.read(was_busy, port);
         bool idle_tick = meta.tick == 1 && was_busy == 0;
         if (meta.tick == 1) {
             busy.write(port, 0);
         }
-        if (b <= sent && !idle_tick) {
+        if (b <= sent && c <= sent_c && !idle_tick) {
             meta.drop_reason = DROP_CONSUMED;
             mark_to_drop(standard_metadata);
             return;
         }
         sent_barrier.write(port, b);
+        sent_commit.write(port, c);
         if (meta.tick == 0) {
             busy.write(port, 1);    // a triggered beacon also spares the port the next tick's
         }
@@ -432,6 +494,7 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
         hdr.onepipe.opcode = OP_BEACON;
         hdr.onepipe.msg_ts = b;
         hdr.onepipe.barrier = b;
+        hdr.onepipe.commit_barrier = c;
     }
 }
 

@@ -49,6 +49,8 @@ BeaconProcessor::SwitchStateChanged(bool up)
         std::fill(m_ports.begin(), m_ports.end(), Port{});
         m_upHigh = 0;
         m_allHigh = 0;
+        m_commitUpHigh = 0;
+        m_commitAllHigh = 0;
         ++m_generation;
     }
 }
@@ -61,22 +63,22 @@ BeaconProcessor::FromChip(FramePtr frame)
         return;
     }
     const uint32_t port = frame->meta.ingressPort;
-    const uint64_t barrier = Header::Read(frame->data + kEthernetHeaderBytes).barrier;
+    const Header header = Header::Read(frame->data + kEthernetHeaderBytes);
     if (port >= m_ports.size())
     {
         return;
     }
     if (m_config.linkDelayPs == 0)
     {
-        Record(m_generation, port, barrier);
+        Record(m_generation, port, header.barrier, header.commitBarrier);
         return;
     }
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.linkDelayPs), &BeaconProcessor::Record,
-                             this, m_generation, port, barrier);
+                             this, m_generation, port, header.barrier, header.commitBarrier);
 }
 
 void
-BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier)
+BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit)
 {
     if (generation != m_generation)
     {
@@ -84,6 +86,7 @@ BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier)
     }
     Port& in = m_ports[port];
     in.barrier = std::max(in.barrier, barrier);
+    in.commit = std::max(in.commit, commit);
     in.lastSeenPs = NowPs();
     if (!in.live)
     {
@@ -123,35 +126,47 @@ BeaconProcessor::Broadcast(bool tick)
 {
     uint64_t up = kNoBarrier;
     uint64_t all = kNoBarrier;
+    uint64_t commitUp = kNoBarrier;
+    uint64_t commitAll = kNoBarrier;
     for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
-        if (!m_ports[p].live)
+        const Port& port = m_ports[p];
+        const bool below = ((m_config.upPorts >> p) & 1) == 0;
+        if (port.live)
         {
-            continue;
+            all = std::min(all, port.barrier);
+            up = below ? std::min(up, port.barrier) : up;
         }
-        all = std::min(all, m_ports[p].barrier);
-        if (((m_config.upPorts >> p) & 1) == 0)
+        if (m_config.commitInputs)
         {
-            up = std::min(up, m_ports[p].barrier);
+            commitAll = std::min(commitAll, port.commit);
+            commitUp = below ? std::min(commitUp, port.commit) : commitUp;
         }
     }
     const bool upAdvanced = up != kNoBarrier && up > m_upHigh;
     const bool allAdvanced = all != kNoBarrier && all > m_allHigh;
-    if (!tick && !upAdvanced && !allAdvanced)
+    const bool commitUpAdvanced = commitUp != kNoBarrier && commitUp > m_commitUpHigh;
+    const bool commitAllAdvanced = commitAll != kNoBarrier && commitAll > m_commitAllHigh;
+    if (!tick && !upAdvanced && !allAdvanced && !commitUpAdvanced && !commitAllAdvanced)
     {
         return;
     }
     m_upHigh = upAdvanced ? up : m_upHigh;
     m_allHigh = allAdvanced ? all : m_allHigh;
+    m_commitUpHigh = commitUpAdvanced ? commitUp : m_commitUpHigh;
+    m_commitAllHigh = commitAllAdvanced ? commitAll : m_commitAllHigh;
     // As onepipe.p4: with no live port below, the barrier sent up is the maximum (nothing
-    // below holds the neighbours back), without raising the high-water mark.
+    // below holds the neighbours back), without raising the high-water mark; the commit
+    // barrier is never the maximum.
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.broadcastDelayPs + m_config.linkDelayPs),
                              &BeaconProcessor::Send, this, m_generation,
-                             std::max(up, m_upHigh), std::max(all, m_allHigh), tick);
+                             Barriers{std::max(up, m_upHigh), std::max(all, m_allHigh),
+                                      m_commitUpHigh, m_commitAllHigh},
+                             tick);
 }
 
 void
-BeaconProcessor::Send(uint64_t generation, uint64_t up, uint64_t all, bool tick)
+BeaconProcessor::Send(uint64_t generation, Barriers barriers, bool tick)
 {
     if (generation != m_generation || !m_device.IsUp())
     {
@@ -160,21 +175,25 @@ BeaconProcessor::Send(uint64_t generation, uint64_t up, uint64_t all, bool tick)
     for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
         Port& out = m_ports[p];
-        const uint64_t barrier = ((m_config.upPorts >> p) & 1) ? up : all;
+        const bool isUp = (m_config.upPorts >> p) & 1;
+        const uint64_t barrier = isUp ? barriers.up : barriers.all;
+        const uint64_t commit = isUp ? barriers.commitUp : barriers.commitAll;
         const bool idleTick = tick && !out.busy;
         if (tick)
         {
             out.busy = false;
         }
-        if (barrier <= out.sent && !idleTick)
+        if (barrier <= out.sent && commit <= out.sentCommit && !idleTick)
         {
             continue;
         }
         out.sent = std::max(out.sent, barrier);
+        out.sentCommit = std::max(out.sentCommit, commit);
         out.busy = !tick;
         Header header;
         header.messageTs = barrier;
         header.barrier = barrier;
+        header.commitBarrier = commit;
         header.psn = p; // packet-out port (onepipe.p4, MODE_CPU)
         header.opcode = Opcode::Beacon;
         m_device.InjectFromCpu(MakeBeaconFrame(NodeMac(m_device.NodeId()), header,

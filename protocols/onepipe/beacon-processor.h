@@ -32,6 +32,8 @@ struct BeaconProcessorConfig
     /// From deciding to broadcast until the beacons reach the switch's ingress (computing the
     /// minimum and sending one beacon per port).
     int64_t broadcastDelayPs = 0;
+    /// Reliable service: every port's commit barrier counts (onepipe.p4's commit_live).
+    bool commitInputs = false;
 };
 
 /// 1Pipe's barrier aggregation off the switching chip (paper 6.2.2 and 6.2.3): the chip runs
@@ -43,7 +45,9 @@ struct BeaconProcessorConfig
 /// and usually just one). Beacons leave as packet-outs through the chip, so they
 /// queue behind the data already forwarded on each port (FIFO), which keeps the barrier a
 /// lower bound of later timestamps on the link. Live ports, their timeout and the admission
-/// of a returning port follow onepipe.p4.
+/// of a returning port follow onepipe.p4, and so does the reliable service's commit barrier:
+/// aggregated from beacons over the commit inputs (which a timeout does not remove), sent
+/// with the best-effort barrier, a beacon going out when either advanced.
 class BeaconProcessor
 {
   public:
@@ -63,9 +67,11 @@ class BeaconProcessor
     struct Port
     {
         uint64_t barrier = 0;
+        uint64_t commit = 0;
         int64_t lastSeenPs = 0;
         bool live = true;
         uint64_t sent = 0; ///< the last barrier broadcast on this port
+        uint64_t sentCommit = 0;
         bool busy = false; ///< had a beacon since the last tick
         uint64_t beaconsSent = 0;
     };
@@ -74,18 +80,28 @@ class BeaconProcessor
     /// A crash wipes the processor's state, as it does the chip's registers, and the work it
     /// had in flight.
     void SwitchStateChanged(bool up);
-    void Record(uint64_t generation, uint32_t port, uint64_t barrier);
+    void Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit);
     void Tick();
     /// Computes the barriers and sends them after the broadcast delay: to ports whose barrier
     /// advanced, and on a tick also to ports without a beacon since the last tick.
     void Broadcast(bool tick);
-    void Send(uint64_t generation, uint64_t up, uint64_t all, bool tick);
+    /// The barriers to send: best effort and commit, up and to the other ports.
+    struct Barriers
+    {
+        uint64_t up;
+        uint64_t all;
+        uint64_t commitUp;
+        uint64_t commitAll;
+    };
+    void Send(uint64_t generation, Barriers barriers, bool tick);
 
     SwitchDevice& m_device;
     BeaconProcessorConfig m_config;
     std::vector<Port> m_ports;
     uint64_t m_upHigh = 0;  ///< highest barrier broadcast on up ports
     uint64_t m_allHigh = 0; ///< highest barrier broadcast on other ports
+    uint64_t m_commitUpHigh = 0;
+    uint64_t m_commitAllHigh = 0;
     /// Bumped by a crash, so that work scheduled before it is dropped.
     uint64_t m_generation = 0;
     ns3::EventId m_tick;

@@ -9,8 +9,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -125,6 +128,53 @@ NetworkDroppedNothing(const std::string& runDir)
     return true;
 }
 
+/// A message's timestamp and when its receiver held all of it (never: the maximum).
+struct PrepareAt
+{
+    uint64_t ts;
+    int64_t prepareNs;
+    uint64_t message;
+};
+
+/// Commit before delivery, from the traces alone: the messages sorted by timestamp, with the
+/// latest prepare time over every prefix, answer "was everything with ts <= T prepared by
+/// time t" for each delivery in O(log n).
+class PreparedPrefix
+{
+  public:
+    explicit PreparedPrefix(std::vector<PrepareAt> messages)
+        : m_messages(std::move(messages))
+    {
+        std::sort(m_messages.begin(), m_messages.end(),
+                  [](const PrepareAt& a, const PrepareAt& b) { return a.ts < b.ts; });
+        m_latest.reserve(m_messages.size());
+        for (size_t i = 0; i < m_messages.size(); ++i)
+        {
+            const bool later = i == 0 || m_messages[i].prepareNs >
+                                             m_messages[m_latest.back()].prepareNs;
+            m_latest.push_back(later ? i : m_latest.back());
+        }
+    }
+
+    /// The message with timestamp at most `ts` prepared last, or null if there is none.
+    const PrepareAt* LatestUpTo(uint64_t ts) const
+    {
+        auto end = std::upper_bound(m_messages.begin(), m_messages.end(), ts,
+                                    [](uint64_t t, const PrepareAt& m) { return t < m.ts; });
+        if (end == m_messages.begin())
+        {
+            return nullptr;
+        }
+        return &m_messages[m_latest[static_cast<size_t>(end - m_messages.begin()) - 1]];
+    }
+
+  private:
+    std::vector<PrepareAt> m_messages;
+    std::vector<size_t> m_latest; ///< per prefix, the index of its latest prepare
+};
+
+constexpr int64_t kNeverNs = std::numeric_limits<int64_t>::max();
+
 /// Whether the receivers' orders, joined into one graph of "delivered just before" edges,
 /// have a cycle (then no single order agrees with all of them). Kahn's algorithm.
 bool
@@ -187,6 +237,7 @@ CheckRun(const std::string& runDir)
     const bool clockTimestamps = ordering == Ordering::Total || ordering == Ordering::None;
     const int64_t durationNs = scenario.DurationNs();
     const int64_t ackTimeoutNs = params.DurationNs("ack_timeout");
+    const bool reliable = params.Choice("service", ServiceChoices()) == Service::Reliable;
 
     std::unordered_map<uint64_t, Sent> sent;
     // Per process, its sends and its deliveries in time order (the traces' order).
@@ -220,14 +271,41 @@ CheckRun(const std::string& runDir)
         }
     }
 
+    // Reliable: when each message was prepared at its receiver.
+    std::unordered_map<uint64_t, int64_t> preparedNs;
+    if (reliable)
+    {
+        const std::string path = runDir + "/onepipe_prepares.csv";
+        if (!std::filesystem::exists(path))
+        {
+            throw InputError(runDir + "/scenario.resolved.json", "/outputs/traces",
+                             "the reliable service's checks need the onepipe_prepares trace; "
+                             "enable it");
+        }
+        CsvReader csv(path, {"dst", "src", "seq", "ts", "prepare_ns"});
+        const size_t src = csv.Column("src"), seq = csv.Column("seq"),
+                     at = csv.Column("prepare_ns");
+        while (csv.Next())
+        {
+            preparedNs.emplace(MessageKey(csv.Uint(src), csv.Uint(seq)), csv.Int(at));
+        }
+    }
+
     const bool lossless = NetworkDroppedNothing(runDir);
+    // The reliable service retransmits what the network loses.
+    const bool complete = lossless || reliable;
     std::vector<std::string> properties = {"never sent", "duplicate", "receiver order",
                                            "total order"};
     if (clockTimestamps)
     {
         properties.push_back("causality");
     }
-    if (lossless)
+    if (reliable)
+    {
+        properties.push_back("commit before delivery");
+        properties.push_back("atomicity");
+    }
+    if (complete)
     {
         properties.push_back("completeness");
     }
@@ -245,19 +323,63 @@ CheckRun(const std::string& runDir)
     std::unordered_map<uint64_t, std::vector<uint64_t>> next;
     std::unordered_map<uint64_t, uint32_t> indegree;
     uint64_t deliveries = 0;
+    std::optional<PreparedPrefix> prepared;
+    if (reliable)
     {
-        CsvReader csv(runDir + "/onepipe_deliveries.csv",
-                      {"dst", "src", "seq", "ts", "dst_clock", "deliver_ns"});
+        std::vector<PrepareAt> messages;
+        messages.reserve(sent.size());
+        for (const auto& [key, message] : sent)
+        {
+            auto it = preparedNs.find(key);
+            messages.push_back(
+                PrepareAt{message.ts, it == preparedNs.end() ? kNeverNs : it->second, key});
+        }
+        prepared.emplace(std::move(messages));
+    }
+    {
+        std::vector<std::string> columns = {"dst", "src", "seq", "ts", "dst_clock", "deliver_ns"};
+        if (reliable)
+        {
+            columns.push_back("barrier");
+        }
+        CsvReader csv(runDir + "/onepipe_deliveries.csv", columns);
         const size_t dstCol = csv.Column("dst"), srcCol = csv.Column("src"),
                      seqCol = csv.Column("seq"), tsCol = csv.Column("ts"),
                      clockCol = csv.Column("dst_clock"), timeCol = csv.Column("deliver_ns");
+        const size_t barrierCol = reliable ? csv.Column("barrier") : 0;
         while (csv.Next())
         {
             ++deliveries;
             const uint64_t dst = csv.Uint(dstCol), src = csv.Uint(srcCol), seq = csv.Uint(seqCol);
             const uint64_t ts = csv.Uint(tsCol), clock = csv.Uint(clockCol);
             const uint64_t key = MessageKey(src, seq);
-            deliveriesBy[dst].push_back(Event{csv.Int(timeCol), ts, key});
+            const int64_t deliverNs = csv.Int(timeCol);
+            deliveriesBy[dst].push_back(Event{deliverNs, ts, key});
+            if (reliable)
+            {
+                const PrepareAt* latest = prepared->LatestUpTo(ts);
+                if (latest != nullptr && latest->prepareNs > deliverNs)
+                {
+                    findings.Add(
+                        "commit before delivery",
+                        fmt::format("process {} delivered {} (ts {}) at {} ns, before {} (ts {}) "
+                                    "was prepared at its receiver ({}; line {})",
+                                    dst, MessageName(key), ts, deliverNs,
+                                    MessageName(latest->message), latest->ts,
+                                    latest->prepareNs == kNeverNs
+                                        ? "never"
+                                        : fmt::format("at {} ns", latest->prepareNs),
+                                    csv.Line()));
+                }
+                if (ts >= csv.Uint(barrierCol))
+                {
+                    findings.Add("commit before delivery",
+                                 fmt::format("process {} delivered {} (ts {}) on a commit "
+                                             "barrier of {}, not above it (line {})",
+                                             dst, MessageName(key), ts, csv.Uint(barrierCol),
+                                             csv.Line()));
+                }
+            }
             auto it = sent.find(key);
             if (it == sent.end() || it->second.dst != dst ||
                 (!keysFromSequencer && it->second.ts != ts))
@@ -319,6 +441,21 @@ CheckRun(const std::string& runDir)
                                  ScatteringName(stuck)));
     }
 
+    // Atomicity: a receiver of a scattering that others delivered must deliver it too before
+    // anything ordered after it (its commit barrier has passed it by then). One still waiting
+    // at the end of the run, having delivered nothing later, is not a violation.
+    std::unordered_map<uint64_t, uint64_t> deliveredPerScattering;
+    if (reliable)
+    {
+        for (uint64_t key : delivered)
+        {
+            auto it = sent.find(key);
+            if (it != sent.end())
+            {
+                ++deliveredPerScattering[ScatteringKey(key >> 32, it->second.ts)];
+            }
+        }
+    }
     uint64_t accountable = 0;
     for (const auto& [key, message] : sent)
     {
@@ -328,6 +465,20 @@ CheckRun(const std::string& runDir)
         {
             continue;
         }
+        if (reliable && deliveredPerScattering.count(ScatteringKey(key >> 32, message.ts)))
+        {
+            auto after = last.find(message.dst);
+            if (after != last.end() &&
+                std::make_tuple(message.ts, key >> 32, key & 0xFFFFFFFFu) < after->second.order)
+            {
+                findings.Add("atomicity",
+                             fmt::format("{} reached some of its receivers but not process {}, "
+                                         "which delivered {} (ts {}) after it in the order",
+                                         MessageName(key), message.dst,
+                                         MessageName(after->second.message),
+                                         std::get<0>(after->second.order)));
+            }
+        }
         if (counted && !failed.count(key))
         {
             findings.Add("conservation",
@@ -335,7 +486,7 @@ CheckRun(const std::string& runDir)
                                      "reported failed",
                                      MessageName(key), message.dst, message.sendNs));
         }
-        else if (lossless && (naked.count(key) || (counted && failed.count(key))))
+        else if (complete && (naked.count(key) || (counted && failed.count(key))))
         {
             // A NAK settles the matter whenever it came: the receiver dropped the message.
             findings.Add("completeness",
@@ -358,10 +509,25 @@ CheckRun(const std::string& runDir)
         findings.Checked("causality", "every delivered timestamp is below the receiver's clock "
                                       "and below every timestamp the receiver sent afterwards");
     }
-    if (lossless)
+    if (reliable)
     {
-        findings.Checked("completeness", "the network dropped nothing, no message was NAKed, "
-                                         "and every counted message was delivered");
+        findings.Checked("commit before delivery",
+                         fmt::format("at every delivery of timestamp T, all {} messages with "
+                                     "timestamps up to T were already prepared, and T was below "
+                                     "the commit barrier",
+                                     sent.size()));
+        findings.Checked("atomicity",
+                         fmt::format("{} delivered scatterings reached all their receivers, or "
+                                     "the others had delivered nothing after them yet",
+                                     deliveredPerScattering.size()));
+    }
+    if (complete)
+    {
+        findings.Checked("completeness",
+                         lossless ? "the network dropped nothing, no message was NAKed, and "
+                                    "every counted message was delivered"
+                                  : "the reliable service retransmitted what the network lost: "
+                                    "every counted message was delivered, none NAKed");
     }
     findings.Checked("conservation",
                      fmt::format("{} messages delivered or reported failed ({} sent too late to "

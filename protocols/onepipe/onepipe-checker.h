@@ -25,6 +25,15 @@ namespace incsim::onepipe
 ///   - completeness: if metrics.json shows the network dropped nothing, every such message was
 ///     delivered, and no message at all was NAKed (none arrived below a barrier its receiver
 ///     had: barriers were sound).
+/// With `service: reliable` also (onepipe_prepares and the deliveries' barrier column):
+///   - commit before delivery: when a process delivers timestamp T, every message with a
+///     timestamp at most T (from any sender, to any receiver) is already prepared (held whole
+///     by its receiver), and T is below the commit barrier that released it;
+///   - atomicity: a scattering is delivered to all its receivers or to none: a receiver that
+///     did not deliver a message others of its scattering delivered has delivered nothing
+///     ordered after it (it is still waiting for the commit barrier);
+///   - completeness holds on lossy networks too (no failures: the controller is not built),
+///     so every counted message was delivered.
 CheckReport CheckRun(const std::string& runDir);
 
 /// Grace after the ACK timeout before a message must be accounted for.

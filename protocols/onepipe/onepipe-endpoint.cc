@@ -9,6 +9,7 @@
 #include <ns3/simulator.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace incsim::onepipe
 {
@@ -58,14 +59,20 @@ OnePipeEndpoint::~OnePipeEndpoint() = default;
 
 void
 OnePipeEndpoint::Configure(OnePipeHost& host, uint32_t processId, Stats* stats,
-                           const Traces& traces)
+                           const Traces& traces, const Peers* peers)
 {
     m_host = &host;
     m_processId = processId;
     m_stats = stats;
     m_traces = traces;
+    m_peers = peers;
     m_psn.assign(stats->sendPs.size(), 0);
     m_packet.resize(Frame::kCapacity);
+    if (host.Config().reliable)
+    {
+        m_prepare = std::make_unique<PrepareChannels>(
+            [this](uint32_t dst) { return PrepareHooks(dst); }, host.Config().retransmitPs);
+    }
 }
 
 bool
@@ -95,6 +102,146 @@ OnePipeEndpoint::UnreliableSend(const std::vector<Outgoing>& scattering)
         return;
     }
     Transmit(scattering, NowPs());
+}
+
+void
+OnePipeEndpoint::ReliableSend(const std::vector<Outgoing>& scattering)
+{
+    if (!m_prepare)
+    {
+        throw std::logic_error("OnePipeEndpoint::ReliableSend needs service \"reliable\"");
+    }
+    if (scattering.empty())
+    {
+        return;
+    }
+    m_stats->messagesOffered += scattering.size();
+    const int64_t cost = MessageCostPs() * static_cast<int64_t>(scattering.size());
+    if (cost > 0)
+    {
+        Charge(cost, [this, scattering, apiPs = NowPs()]() {
+            TransmitReliable(scattering, apiPs);
+        });
+        return;
+    }
+    TransmitReliable(scattering, NowPs());
+}
+
+void
+OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64_t apiPs)
+{
+    const uint32_t perFragment =
+        m_host->Config().maxPayload - Header::kBytes - MessageHeader::kBytes;
+    // One timestamp for the whole scattering, at or above the clock, so above every commit
+    // barrier this host has announced.
+    const uint64_t ts = m_host->Timestamp();
+    m_prepare->BeginScattering(ts);
+    for (const Outgoing& message : scattering)
+    {
+        const uint32_t sequence = m_nextSequence++;
+        m_stats->sendPs[m_processId].push_back(apiPs);
+        LogSend(*m_stats, m_traces, m_processId, sequence, message.dst, ts, message.bytes);
+        const uint32_t fragments =
+            std::max<uint32_t>(1, (message.bytes + perFragment - 1) / perFragment);
+        for (uint32_t f = 0; f < fragments; ++f)
+        {
+            const uint32_t chunk = std::min(perFragment, message.bytes - f * perFragment);
+            m_prepare->Send(message.dst,
+                            Segment{ts, sequence, static_cast<uint16_t>(f),
+                                    static_cast<uint16_t>(fragments), message.bytes, chunk});
+        }
+    }
+}
+
+PrepareChannels::Channel::Hooks
+OnePipeEndpoint::PrepareHooks(uint32_t dst)
+{
+    OnePipeEndpoint* receiver = PeekPointer((*m_peers)[dst]);
+    const uint32_t src = m_processId;
+    PrepareChannels::Channel::Hooks hooks;
+    hooks.transmit = [this, dst](uint32_t seq, const Segment& segment) {
+        SendSegment(dst, seq, segment);
+    };
+    hooks.transmitAck = [receiver, src](uint32_t next) { receiver->SendPrepareAck(src, next); };
+    hooks.deliver = [receiver, src](const Segment& segment) { receiver->Prepared(src, segment); };
+    return hooks;
+}
+
+void
+OnePipeEndpoint::SendSegment(uint32_t dst, uint32_t seq, const Segment& segment)
+{
+    if (!Host().IsUp())
+    {
+        return;
+    }
+    // No barrier: switches forward prepare segments untouched (a retransmission's barrier
+    // would be old).
+    Header header;
+    header.messageTs = segment.ts;
+    header.psn = seq;
+    header.opcode = Opcode::Prepare;
+    header.flags = segment.fragment + 1 == segment.fragments ? kFlagEndOfMessage : 0;
+    header.Write(m_packet.data());
+    MessageHeader body{segment.sequence, segment.fragment, segment.fragments,
+                       segment.messageBytes};
+    body.Write(m_packet.data() + Header::kBytes);
+    const uint32_t headers = Header::kBytes + MessageHeader::kBytes;
+    SendPacket(dst, m_packet.data(), headers, headers + segment.payloadBytes);
+}
+
+void
+OnePipeEndpoint::SendPrepareAck(uint32_t src, uint32_t next)
+{
+    if (!Host().IsUp())
+    {
+        return;
+    }
+    Header header;
+    header.messageTs = m_host->Timestamp();
+    header.barrier = header.messageTs;
+    header.psn = next;
+    header.opcode = Opcode::PrepareAck;
+    header.Write(m_packet.data());
+    ++m_stats->acksSent;
+    SendPacket(src, m_packet.data(), Header::kBytes, Header::kBytes);
+}
+
+void
+OnePipeEndpoint::ReceivePrepare(uint32_t src, const Header& header)
+{
+    if (src >= m_peers->size() || !m_prepare)
+    {
+        return;
+    }
+    PrepareChannels::Channel* channel = (*m_peers)[src]->m_prepare->Find(m_processId);
+    if (channel != nullptr)
+    {
+        channel->ReceiveData(header.psn);
+    }
+}
+
+void
+OnePipeEndpoint::ReceivePrepareAck(uint32_t src, const Header& header)
+{
+    if (m_prepare && m_prepare->ReceiveAck(src, header.psn))
+    {
+        m_host->CommitMayAdvance();
+    }
+}
+
+void
+OnePipeEndpoint::Prepared(uint32_t src, const Segment& segment)
+{
+    if (segment.fragment + 1 != segment.fragments)
+    {
+        return; // a channel delivers in order: the message is whole at its last fragment
+    }
+    if (m_traces.prepares)
+    {
+        m_traces.prepares->Row(m_processId, src, segment.sequence, segment.ts,
+                               NowPs() / kPsPerNs);
+    }
+    m_ready.push(Ready{segment.ts, src, segment.sequence, segment.messageBytes});
 }
 
 void
@@ -224,6 +371,12 @@ OnePipeEndpoint::DoReceive(const Datagram& datagram)
     case Opcode::Nak:
         ReceiveAcks(header, body, length);
         break;
+    case Opcode::Prepare:
+        ReceivePrepare(src, header);
+        return; // carries no barrier
+    case Opcode::PrepareAck:
+        ReceivePrepareAck(src, header);
+        break;
     default:
         break;
     }
@@ -288,7 +441,7 @@ OnePipeEndpoint::Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t
     const Ready ready{ts, src, sequence, bytes};
     if (!m_host->Config().ordered)
     {
-        Deliver(ready);
+        Deliver(ready, 0);
         return;
     }
     m_ready.push(ready);
@@ -301,7 +454,7 @@ OnePipeEndpoint::DeliverBelow(uint64_t barrier)
     {
         const Ready message = m_ready.top();
         m_ready.pop();
-        Deliver(message);
+        Deliver(message, barrier);
     }
     if (m_partial.empty())
     {
@@ -325,11 +478,11 @@ OnePipeEndpoint::DeliverBelow(uint64_t barrier)
 }
 
 void
-OnePipeEndpoint::Deliver(const Ready& message)
+OnePipeEndpoint::Deliver(const Ready& message, uint64_t barrier)
 {
-    auto record = [this, message]() {
+    auto record = [this, message, barrier]() {
         LogDelivery(*m_stats, m_traces, m_processId, message.src, message.sequence, message.ts,
-                    m_host->Timestamp());
+                    m_host->Timestamp(), barrier);
         if (m_onReceive)
         {
             m_onReceive(Delivered{message.ts, message.src, message.sequence, message.bytes});
@@ -457,6 +610,8 @@ OnePipeEndpoint::DoDispose()
     }
     m_onReceive = nullptr;
     m_onSendFailure = nullptr;
+    m_prepare.reset();
+    m_peers = nullptr;
     m_host = nullptr;
     Endpoint::DoDispose();
 }

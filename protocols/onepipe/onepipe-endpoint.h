@@ -3,6 +3,7 @@
 
 #include "protocols/onepipe/onepipe-host.h"
 #include "protocols/onepipe/onepipe-wire.h"
+#include "protocols/onepipe/prepare-channels.h"
 #include "sim/host/endpoint.h"
 
 #include <ns3/event-id.h>
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <unordered_map>
 #include <vector>
@@ -56,9 +58,12 @@ enum class FailureReason
 /// ACK complete messages (batched per sender after the ACK delay); a message with no ACK
 /// within the ACK timeout, or NAKed, goes to the send-failure callback.
 ///
-/// The reliable service (onepipe_reliable_send, the process-failure callback) belongs to
-/// reliable 1Pipe: it will add a commit phase on the commit barrier, which every packet
-/// already carries.
+/// The reliable service (`service: reliable`, docs/onepipe.md "Reliable 1Pipe"): ReliableSend
+/// prepares a scattering over one ReliableChannel per destination (PrepareChannels); a
+/// receiver holds complete messages in the same priority queue and delivers them once the
+/// commit barrier passes them (OnePipeHost). The process's part of its host's commit barrier
+/// is OldestUnacked(). The process-failure callback and recall belong to the controller (not
+/// yet built).
 class OnePipeEndpoint : public Endpoint
 {
   public:
@@ -71,10 +76,16 @@ class OnePipeEndpoint : public Endpoint
     OnePipeEndpoint();
     ~OnePipeEndpoint() override;
 
-    void Configure(OnePipeHost& host, uint32_t processId, Stats* stats, const Traces& traces);
+    using Peers = std::vector<ns3::Ptr<OnePipeEndpoint>>;
+    /// `peers`: every process of the run by id (the reliable service's channels are one
+    /// object for both ends, kept by the sender).
+    void Configure(OnePipeHost& host, uint32_t processId, Stats* stats, const Traces& traces,
+                   const Peers* peers);
 
     // Table 1.
     void UnreliableSend(const std::vector<Outgoing>& scattering);
+    /// onepipe_reliable_send (needs `service: reliable`).
+    void ReliableSend(const std::vector<Outgoing>& scattering);
     void SetReceiveCallback(ReceiveCallback callback) { m_onReceive = std::move(callback); }
     void SetSendFailureCallback(SendFailureCallback callback)
     {
@@ -83,8 +94,15 @@ class OnePipeEndpoint : public Endpoint
     uint64_t GetTimestamp() { return m_host->Timestamp(); }
 
     uint32_t ProcessId() const { return m_processId; }
-    /// Called by OnePipeHost when the host's barrier advances.
+    /// Called by OnePipeHost when the barrier it delivers on (best-effort or commit) advances.
     void DeliverBelow(uint64_t barrier);
+    /// Reliable service: the timestamp of this process's oldest scattering not yet ACKed by
+    /// all its receivers (PrepareChannels::kNone if none).
+    uint64_t OldestUnacked() const
+    {
+        return m_prepare ? m_prepare->OldestUnacked() : PrepareChannels::kNone;
+    }
+    uint64_t PrepareRetransmissions() const { return m_prepare ? m_prepare->Retransmitted() : 0; }
     size_t Buffered() const { return m_ready.size() + m_partial.size(); }
 
   private:
@@ -131,10 +149,18 @@ class OnePipeEndpoint : public Endpoint
 
     /// `apiPs`: when the application asked (latency is measured from there).
     void Transmit(std::vector<Outgoing> scattering, int64_t apiPs);
+    void TransmitReliable(const std::vector<Outgoing>& scattering, int64_t apiPs);
+    PrepareChannels::Channel::Hooks PrepareHooks(uint32_t dst);
+    void SendSegment(uint32_t dst, uint32_t seq, const Segment& segment);
+    void SendPrepareAck(uint32_t src, uint32_t next);
+    void ReceivePrepare(uint32_t src, const Header& header);
+    void ReceivePrepareAck(uint32_t src, const Header& header);
+    /// At the receiver: the channel from `src` delivered `segment`, in order.
+    void Prepared(uint32_t src, const Segment& segment);
     void ReceiveData(uint32_t src, const Header& header, const uint8_t* body, uint32_t length);
     void ReceiveAcks(const Header& header, const uint8_t* body, uint32_t length);
     void Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t bytes);
-    void Deliver(const Ready& message);
+    void Deliver(const Ready& message, uint64_t barrier);
     void QueueAck(uint32_t src, uint32_t sequence, int64_t feedbackNs);
     void FlushAcks(uint32_t src);
     void SendControl(uint32_t dst, Opcode opcode, const std::vector<uint32_t>& sequences,
@@ -160,6 +186,8 @@ class OnePipeEndpoint : public Endpoint
     ns3::EventId m_timeoutEvent;
     std::unordered_map<uint32_t, PendingAcks> m_pendingAcks; // by sender
     std::vector<uint8_t> m_packet; // scratch for the bytes of the packet being built
+    const Peers* m_peers = nullptr;
+    std::unique_ptr<PrepareChannels> m_prepare; // reliable service only
     double m_averageSlackNs = 0;
     bool m_haveSlack = false;
 };

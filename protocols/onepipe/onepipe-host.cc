@@ -8,6 +8,8 @@
 
 #include <ns3/simulator.h>
 
+#include <algorithm>
+
 namespace incsim::onepipe
 {
 
@@ -27,6 +29,7 @@ OnePipeHost::OnePipeHost() = default;
 OnePipeHost::~OnePipeHost()
 {
     m_beaconEvent.Cancel();
+    m_commitEvent.Cancel();
 }
 
 void
@@ -81,18 +84,74 @@ OnePipeHost::SendBeacon()
     }
     if (m_host->IsUp())
     {
-        Header header;
-        header.messageTs = Timestamp();
-        header.barrier = header.messageTs;
-        header.opcode = Opcode::Beacon;
-        FramePtr frame = MakeBeaconFrame(NodeMac(m_host->NodeId()), header, m_config.priority);
-        if (m_host->SendFrame(0, std::move(frame)))
-        {
-            ++m_stats->hostBeacons;
-            ++m_beaconsSent;
-        }
+        SendBeaconNow();
     }
     ScheduleBeacon();
+}
+
+bool
+OnePipeHost::SendBeaconNow()
+{
+    Header header;
+    header.messageTs = Timestamp();
+    header.barrier = header.messageTs;
+    if (m_config.reliable)
+    {
+        header.commitBarrier = CommitBarrier();
+        m_commitSent = std::max(m_commitSent, header.commitBarrier);
+    }
+    header.opcode = Opcode::Beacon;
+    FramePtr frame = MakeBeaconFrame(NodeMac(m_host->NodeId()), header, m_config.priority);
+    if (!m_host->SendFrame(0, std::move(frame)))
+    {
+        return false;
+    }
+    ++m_stats->hostBeacons;
+    ++m_beaconsSent;
+    return true;
+}
+
+uint64_t
+OnePipeHost::CommitBarrier()
+{
+    // Exclusive, like the best-effort barrier: every later scattering takes a timestamp at or
+    // above the clock.
+    uint64_t commit = m_clock.Now();
+    for (const OnePipeEndpoint* process : m_processes)
+    {
+        commit = std::min(commit, process->OldestUnacked());
+    }
+    return commit;
+}
+
+void
+OnePipeHost::CommitMayAdvance()
+{
+    if (m_commitEvent.IsRunning())
+    {
+        return;
+    }
+    const int64_t wait = m_lastCommitPs + m_config.commitIntervalPs - NowPs();
+    if (m_lastCommitPs > 0 && wait > 0)
+    {
+        m_commitEvent = ns3::Simulator::Schedule(Ps(wait), &OnePipeHost::SendCommit, this);
+        return;
+    }
+    SendCommit();
+}
+
+void
+OnePipeHost::SendCommit()
+{
+    if (!m_host->IsUp() || CommitBarrier() <= m_commitSent)
+    {
+        return;
+    }
+    if (SendBeaconNow())
+    {
+        ++m_stats->commitMessages;
+        m_lastCommitPs = NowPs();
+    }
 }
 
 void
@@ -102,7 +161,12 @@ OnePipeHost::ReceiveBeacon(const Frame& frame)
     {
         return;
     }
-    ObserveBarrier(Header::Read(frame.data + kEthernetHeaderBytes).barrier);
+    const Header header = Header::Read(frame.data + kEthernetHeaderBytes);
+    ObserveBarrier(header.barrier);
+    if (m_config.reliable)
+    {
+        ObserveCommit(header.commitBarrier);
+    }
 }
 
 void
@@ -119,6 +183,33 @@ OnePipeHost::ObserveBarrier(uint64_t barrier)
     {
         ++m_stats->clockRaises;
     }
+    if (!m_config.reliable || m_config.deliverOnBarrier)
+    {
+        DeliverAll(barrier);
+    }
+}
+
+void
+OnePipeHost::ObserveCommit(uint64_t commit)
+{
+    if (commit <= m_commit)
+    {
+        return;
+    }
+    m_commit = commit;
+    if (m_clock.AdvanceTo(commit))
+    {
+        ++m_stats->clockRaises;
+    }
+    if (!m_config.deliverOnBarrier)
+    {
+        DeliverAll(commit);
+    }
+}
+
+void
+OnePipeHost::DeliverAll(uint64_t barrier)
+{
     for (OnePipeEndpoint* process : m_processes)
     {
         process->DeliverBelow(barrier);
@@ -129,6 +220,7 @@ void
 OnePipeHost::DoDispose()
 {
     m_beaconEvent.Cancel();
+    m_commitEvent.Cancel();
     m_processes.clear();
     m_host = nullptr;
     ns3::Object::DoDispose();

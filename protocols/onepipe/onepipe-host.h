@@ -39,6 +39,13 @@ struct HostConfig
     uint32_t maxPayload = 0; ///< UDP payload per packet
     int64_t ackTimeoutPs = 0;
     int64_t ackDelayPs = 0;
+    /// The reliable service: prepare over reliable channels, deliver on the commit barrier.
+    bool reliable = false;
+    /// Reliable, the checker's negative control: deliver on the best-effort barrier instead.
+    bool deliverOnBarrier = false;
+    int64_t retransmitPs = 0;
+    /// Reliable: at most one commit message per this long.
+    int64_t commitIntervalPs = 0;
 };
 
 /// The 1Pipe library's per-host part (lib1pipe's polling thread): the host's timestamp clock,
@@ -49,6 +56,11 @@ struct HostConfig
 /// interval for this host. (Switch ports skip beacons whose barrier has not advanced; a host's
 /// always has.) The host's processes (OnePipeEndpoint) share it: when the barrier advances,
 /// the clock is raised to it and each process delivers what it holds below it.
+///
+/// Reliable service: the host's commit barrier is the lowest of its processes' oldest un-ACKed
+/// timestamps and its clock; its beacons carry it, and when an ACK advances it the host sends
+/// a commit message (a beacon) at once, or after `commitIntervalPs` since the last one.
+/// Processes deliver on the commit barrier received from the switch.
 class OnePipeHost : public ns3::Object
 {
   public:
@@ -68,6 +80,12 @@ class OnePipeHost : public ns3::Object
     uint64_t Barrier() const { return m_barrier; }
     /// A barrier received in a packet; processes deliver if it advanced.
     void ObserveBarrier(uint64_t barrier);
+    /// Reliable service: a commit barrier received; processes deliver if it advanced.
+    void ObserveCommit(uint64_t commit);
+    /// Reliable service: every message of this host below it is held by its receivers.
+    uint64_t CommitBarrier();
+    /// Reliable service: a process's oldest un-ACKed scattering was ACKed.
+    void CommitMayAdvance();
 
     const HostConfig& Config() const { return m_config; }
     uint64_t BeaconsSent() const { return m_beaconsSent; }
@@ -79,12 +97,20 @@ class OnePipeHost : public ns3::Object
     void WaitForBeaconTime();
     void SendBeacon();
     void ReceiveBeacon(const Frame& frame);
+    /// Sends a beacon now carrying the current barriers; false if the NIC refused it.
+    bool SendBeaconNow();
+    void SendCommit();
+    void DeliverAll(uint64_t barrier);
 
     HostNode* m_host = nullptr;
     HostConfig m_config;
     Stats* m_stats = nullptr;
     TimestampClock m_clock;
     uint64_t m_barrier = 0;
+    uint64_t m_commit = 0;        ///< the highest commit barrier received
+    uint64_t m_commitSent = 0;    ///< the highest commit barrier this host sent
+    int64_t m_lastCommitPs = 0;   ///< when it last sent a commit message
+    ns3::EventId m_commitEvent;
     uint64_t m_beaconsSent = 0;
     uint64_t m_nextBeaconTs = 0; ///< the round time of the next beacon, on the timestamp clock
     std::vector<OnePipeEndpoint*> m_processes;

@@ -73,6 +73,15 @@ LogicalClockChoices()
     return choices;
 }
 
+/// /protocol/params/reliable_delivery: which barrier releases reliable messages (true: the
+/// best-effort barrier, the checker's negative control).
+const Choices<bool>&
+DeliverOnBarrierChoices()
+{
+    static const Choices<bool> choices{{"commit", false}, {"barrier", true}};
+    return choices;
+}
+
 const Choices<ScatterWorkload::Pattern>&
 PatternChoices()
 {
@@ -94,6 +103,14 @@ OrderingChoices()
                                            {"sequencer-host", Ordering::SequencerHost},
                                            {"token", Ordering::Token},
                                            {"lamport", Ordering::Lamport}};
+    return choices;
+}
+
+const Choices<Service>&
+ServiceChoices()
+{
+    static const Choices<Service> choices{{"best-effort", Service::BestEffort},
+                                          {"reliable", Service::Reliable}};
     return choices;
 }
 
@@ -166,6 +183,24 @@ OnePipeProtocol::ParamsSpec()
                "logical clock: after feedback delta (ns) the clock runs at 1 - clock_gain x "
                "delta times its oscillator for 1 / clock_gain ns",
                1e-5)
+        .Field("service", Spec::Enum(ServiceChoices()),
+               "Table 1's service for every process: best-effort (delivery on the best-effort "
+               "barrier, losses reported to the sender) or reliable (paper 5.1: prepare with "
+               "ACKs and retransmission, delivery on the commit barrier; needs ordering "
+               "\"total\" and idle_hosts \"beacon\", and no link-down or crash faults until "
+               "the controller's failure handling exists)",
+               "best-effort")
+        .Field("retransmit_timeout", Spec::Duration().Min(1),
+               "reliable: a prepare segment not ACKed after this is sent again (go-back-N)",
+               "30us")
+        .Field("commit_interval", Spec::Duration(),
+               "reliable: a host sends a commit message when its commit barrier advances, at "
+               "most one per this long (beacons carry it too)",
+               "1us")
+        .Field("reliable_delivery", Spec::Enum(DeliverOnBarrierChoices()),
+               "reliable: deliver on the commit barrier; \"barrier\" (the best-effort one) is "
+               "the checker's negative control",
+               "commit")
         .Field("ack_timeout", Spec::Duration().Min(1),
                "a message with no ACK after this is reported to the send-failure callback",
                "200us")
@@ -221,6 +256,10 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
     }
     control.SetMulticastGroup(contract::ALL_PORTS_GROUP, std::move(replicas));
     control.WriteRegister(contract::MyIngress::live_ports::kName, 0, p4rt::BitString(connected));
+    // Best effort takes no commit barrier; the reliable service every connected port's, until
+    // the controller (not yet built) removes a failed one.
+    control.WriteRegister(contract::MyIngress::commit_live::kName, 0,
+                          p4rt::BitString(m_config.reliable ? connected : 0));
 }
 
 void
@@ -241,6 +280,7 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
     config.intervalNs = m_config.beaconIntervalNs;
     config.portTimeoutIntervals = m_portTimeoutIntervals;
     config.priority = m_config.priority;
+    config.commitInputs = m_config.reliable;
     const bool representative = m_incarnation == Incarnation::HostRepresentative;
     const int64_t representativeCostNs = params.DurationNs("representative_cost");
     config.linkDelayPs = representative ? params.DurationNs("representative_delay") * kPsPerNs : 0;
@@ -341,6 +381,14 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_config.ackTimeoutPs = params.DurationNs("ack_timeout") * kPsPerNs;
     m_config.ackDelayPs = params.DurationNs("ack_delay") * kPsPerNs;
     m_config.priority = static_cast<uint8_t>(params.Int("priority"));
+    m_config.reliable = params.Choice("service", ServiceChoices()) == Service::Reliable;
+    m_config.deliverOnBarrier = params.Choice("reliable_delivery", DeliverOnBarrierChoices());
+    m_config.retransmitPs = params.DurationNs("retransmit_timeout") * kPsPerNs;
+    m_config.commitIntervalPs = params.DurationNs("commit_interval") * kPsPerNs;
+    if (m_config.reliable)
+    {
+        CheckReliableSetup(scenario, params, order);
+    }
     m_config.maxPayload = world.MaxUdpPayloadBytes();
     if (m_config.maxPayload < Header::kBytes + MessageHeader::kBytes + 1)
     {
@@ -400,6 +448,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     traces.sends = world.Traces().Open(SendsTrace());
     traces.deliveries = world.Traces().Open(DeliveriesTrace());
     traces.failures = world.Traces().Open(FailuresTrace());
+    traces.prepares = world.Traces().Open(PreparesTrace());
 
     if (baseline)
     {
@@ -443,13 +492,25 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
             const uint32_t id = h * m_config.processesPerHost + p;
             auto process = ns3::CreateObject<OnePipeEndpoint>();
             node.Bind(static_cast<uint16_t>(kPortBase + p), process);
-            process->Configure(*host, id, &m_stats, traces);
+            process->Configure(*host, id, &m_stats, traces, &m_processes);
             host->AddProcess(PeekPointer(process));
             OnePipeEndpoint* raw = PeekPointer(process);
-            m_apps.push_back(std::make_unique<ScatterApp>(
-                id,
-                [raw](const std::vector<Outgoing>& scattering) { raw->UnreliableSend(scattering); },
-                traffic, numProcesses, world.MakeRng("onepipe-workload", id)));
+            ScatterApp::Send send;
+            if (m_config.reliable)
+            {
+                send = [raw](const std::vector<Outgoing>& scattering) {
+                    raw->ReliableSend(scattering);
+                };
+            }
+            else
+            {
+                send = [raw](const std::vector<Outgoing>& scattering) {
+                    raw->UnreliableSend(scattering);
+                };
+            }
+            m_apps.push_back(std::make_unique<ScatterApp>(id, std::move(send), traffic,
+                                                          numProcesses,
+                                                          world.MakeRng("onepipe-workload", id)));
             m_processes.push_back(process);
         }
         host->Start();
@@ -458,6 +519,39 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     for (auto& app : m_apps)
     {
         app->Start();
+    }
+}
+
+void
+OnePipeProtocol::CheckReliableSetup(const Scenario& scenario, const ParamView& params,
+                                    Ordering ordering)
+{
+    if (ordering != Ordering::Total)
+    {
+        params.Fail("service", fmt::format("the reliable service is 1Pipe's: it needs ordering "
+                                           "\"total\", not \"{}\"",
+                                           params.String("ordering")));
+    }
+    if (!params.Choice("idle_hosts", IdleHostsBeaconChoices()))
+    {
+        params.Fail("idle_hosts", "the reliable service takes the commit barrier of every "
+                                  "switch port, so hosts without processes must beacon "
+                                  "(\"beacon\"); a silent one would stall delivery");
+    }
+    // Without the controller (spec 2), a failed component's commit input stays frozen and
+    // delivery stalls for the rest of the run: refuse the faults that need it.
+    const ParamView faults = scenario.Section("faults");
+    for (size_t i = 0; i < faults.Size(); ++i)
+    {
+        const ParamView fault = faults.At(i);
+        if (fault.Choice("action", FaultActionChoices()) != FaultAction::LossRate)
+        {
+            fault.Fail("action", fmt::format("\"{}\": reliable 1Pipe's failure handling (the "
+                                             "controller) is not built yet (docs/onepipe.md, "
+                                             "\"Reliable 1Pipe\"); only loss_rate faults are "
+                                             "allowed with service \"reliable\"",
+                                             fault.String("action")));
+        }
     }
 }
 
@@ -551,12 +645,25 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
          processes == 0 ? 0.0 : throughput / static_cast<double>(processes)},
         {"goodput_gbps", throughput * m_messageBytes * 8 / 1e9},
         {"clock_raises", m_stats.clockRaises},
+        {"prepare_retransmissions", PrepareRetransmissions()},
+        {"commit_messages", m_stats.commitMessages},
         {"host_beacons", m_stats.hostBeacons},
         {"switch_beacons", switchBeacons},
         {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},
         {"beacon_overhead_max", overheadMax},
         {"beacon_processor_load_max", busiest.load}};
     AddLatencyMetrics(metrics, m_stats.latenciesPs, {5, 50, 95, 99});
+}
+
+uint64_t
+OnePipeProtocol::PrepareRetransmissions() const
+{
+    uint64_t total = 0;
+    for (const auto& process : m_processes)
+    {
+        total += process->PrepareRetransmissions();
+    }
+    return total;
 }
 
 void

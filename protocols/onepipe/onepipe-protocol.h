@@ -18,6 +18,7 @@
 namespace incsim
 {
 class P4Pipeline;
+class Scenario;
 }
 
 namespace incsim::onepipe
@@ -35,6 +36,14 @@ enum class Ordering
     Lamport
 };
 const Choices<Ordering>& OrderingChoices();
+
+/// /protocol/params/service: Table 1's two services.
+enum class Service
+{
+    BestEffort,
+    Reliable
+};
+const Choices<Service>& ServiceChoices();
 
 /// "onepipe": best-effort 1Pipe (Li et al., SIGCOMM 2021, Sec. 4 and 6). Switches run
 /// p4/onepipe.p4; in the "chip" incarnation the chip aggregates barriers and a beacon generator
@@ -81,6 +90,10 @@ class OnePipeProtocol : public Protocol
         const BeaconProcessor* processor = nullptr;
     };
     ProcessorLoad BusiestBeaconProcessor() const;
+    /// The reliable service's requirements on the rest of the scenario (InputError).
+    static void CheckReliableSetup(const Scenario& scenario, const ParamView& params,
+                                   Ordering ordering);
+    uint64_t PrepareRetransmissions() const;
 
     HostConfig m_config;
     std::string m_ordering;

@@ -42,7 +42,10 @@ DeliveriesTrace()
          kSrc, kSeq, kTs,
          {"dst_clock", "uint64", "The receiver's timestamp clock at delivery."},
          {"deliver_ns", "ns", "True time of the delivery."},
-         {"latency_ns", "ns", "From the application's send call to the delivery."}}};
+         {"latency_ns", "ns", "From the application's send call to the delivery."},
+         {"barrier", "uint64",
+          "The barrier that released it: the best-effort barrier, or the commit barrier "
+          "(`service: reliable`); 0 for the baselines and the unordered baseline."}}};
     return trace;
 }
 
@@ -58,10 +61,23 @@ FailuresTrace()
     return trace;
 }
 
+const TraceSchema&
+PreparesTrace()
+{
+    static const TraceSchema trace{
+        "onepipe_prepares",
+        "Reliable service: one row per message when its receiver holds all of it (prepared; "
+        "the ACK of its last segment leaves then).",
+        {{"dst", "int", "Receiving process."},
+         kSrc, kSeq, kTs,
+         {"prepare_ns", "ns", "True time the receiver held the whole message."}}};
+    return trace;
+}
+
 std::vector<TraceSchema>
 OnePipeTraces()
 {
-    return {SendsTrace(), DeliveriesTrace(), FailuresTrace()};
+    return {SendsTrace(), DeliveriesTrace(), FailuresTrace(), PreparesTrace()};
 }
 
 } // namespace incsim::onepipe

@@ -8,10 +8,12 @@
 namespace incsim::onepipe
 {
 
-/// onepipe_sends, onepipe_deliveries, onepipe_failures: what `incsim check` reads.
+/// onepipe_sends, onepipe_deliveries, onepipe_failures and (reliable service)
+/// onepipe_prepares: what `incsim check` reads.
 const TraceSchema& SendsTrace();
 const TraceSchema& DeliveriesTrace();
 const TraceSchema& FailuresTrace();
+const TraceSchema& PreparesTrace();
 std::vector<TraceSchema> OnePipeTraces();
 
 } // namespace incsim::onepipe

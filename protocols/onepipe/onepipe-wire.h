@@ -32,7 +32,12 @@ enum class Opcode : uint8_t
     Ack = contract::OP_ACK,
     Nak = contract::OP_NAK,
     Beacon = contract::OP_BEACON,
-    Tick = contract::OP_TICK ///< a switch's beacon generator to its own pipeline
+    Tick = contract::OP_TICK, ///< a switch's beacon generator to its own pipeline
+    /// Reliable service: a prepare segment (a ReliableChannel segment, psn = its sequence
+    /// number, then a MessageHeader); switches forward it untouched.
+    Prepare = contract::OP_RDATA,
+    /// Reliable service: the channel's cumulative ACK (psn = the next sequence number).
+    PrepareAck = contract::OP_RACK
 };
 
 constexpr uint8_t kFlagEndOfMessage = contract::FLAG_END_OF_MESSAGE;

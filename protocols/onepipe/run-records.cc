@@ -8,7 +8,7 @@ namespace incsim::onepipe
 
 void
 LogDelivery(Stats& stats, const Traces& traces, uint32_t dst, uint32_t src, uint32_t sequence,
-            uint64_t ts, uint64_t clock)
+            uint64_t ts, uint64_t clock, uint64_t barrier)
 {
     const int64_t now = NowPs();
     ++stats.messagesDelivered;
@@ -16,7 +16,8 @@ LogDelivery(Stats& stats, const Traces& traces, uint32_t dst, uint32_t src, uint
     stats.latenciesPs.push_back(latency);
     if (traces.deliveries)
     {
-        traces.deliveries->Row(dst, src, sequence, ts, clock, now / kPsPerNs, latency / kPsPerNs);
+        traces.deliveries->Row(dst, src, sequence, ts, clock, now / kPsPerNs, latency / kPsPerNs,
+                               barrier);
     }
 }
 

@@ -34,6 +34,8 @@ struct Stats
     uint64_t hostBeacons = 0;
     /// A host's clock was behind a barrier it received and jumped to it (Lamport's rule).
     uint64_t clockRaises = 0;
+    /// Reliable service: commit messages hosts sent when their commit barrier advanced.
+    uint64_t commitMessages = 0;
     std::vector<int64_t> latenciesPs;
     /// True send time (ps) of each process's messages, by sequence number.
     std::vector<std::vector<int64_t>> sendPs;
@@ -45,12 +47,15 @@ struct Traces
     CsvWriter* sends = nullptr;
     CsvWriter* deliveries = nullptr;
     CsvWriter* failures = nullptr;
+    CsvWriter* prepares = nullptr;
 };
 
 /// Records a delivery to the application of process `dst` now (its CPU cost paid): the count,
-/// its latency from the application's send, and an onepipe_deliveries row. `clock` is the receiver's clock (its timestamp source).
+/// its latency from the application's send, and an onepipe_deliveries row. `clock` is the
+/// receiver's clock (its timestamp source); `barrier` the barrier that released the delivery
+/// (best-effort or commit; 0 for the baselines).
 void LogDelivery(Stats& stats, const Traces& traces, uint32_t dst, uint32_t src, uint32_t sequence,
-                 uint64_t ts, uint64_t clock);
+                 uint64_t ts, uint64_t clock, uint64_t barrier);
 /// Records a message leaving process `src` for the network now: the count and an
 /// onepipe_sends row.
 void LogSend(Stats& stats, const Traces& traces, uint32_t src, uint32_t sequence, uint32_t dst,

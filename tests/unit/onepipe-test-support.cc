@@ -25,7 +25,8 @@ OnePipeScenario(const std::string& topology, const std::string& params,
         "protocol": {{"name": "onepipe", "params": {{{}}}}},
         "workload": {{{}}},
         {}
-        "outputs": {{"traces": ["onepipe_sends", "onepipe_deliveries", "onepipe_failures"],
+        "outputs": {{"traces": ["onepipe_sends", "onepipe_deliveries", "onepipe_failures",
+                                "onepipe_prepares"],
                      "progress": "never"}}
     }})",
                        topology, params, workload, extra);

@@ -21,7 +21,8 @@ namespace incsim::test
 
 /// A 1Pipe scenario: 400 us, 100G links of 1 us, clock offsets uniform in +-300 ns, the
 /// onepipe protocol with `params` and `workload` (JSON members without braces), `extra`
-/// (top-level members, each followed by a comma) and the sends, deliveries and failures traces.
+/// (top-level members, each followed by a comma) and the sends, deliveries, failures and
+/// prepares traces.
 std::string OnePipeScenario(const std::string& topology, const std::string& params,
                             const std::string& workload, const std::string& extra = "");
 

@@ -322,7 +322,8 @@ TEST_CASE("outputs.traces names only traces the protocol writes", "[inputs]")
                       "protocol": {"name": "onepipe"},
                       "outputs": {"traces": ["messages"]}})") ==
           "test.json: /outputs/traces/0: unknown onepipe trace \"messages\" (known: packets, "
-          "links, queues, onepipe_sends, onepipe_deliveries, onepipe_failures)");
+          "links, queues, onepipe_sends, onepipe_deliveries, onepipe_failures, "
+          "onepipe_prepares)");
     // The default is what the protocol writes: udp's messages, never a trace nobody writes.
     InitIncsim();
     CHECK(ScenarioFromJson(R"({"duration": "1ms", "topology": {"generator": "star"},

@@ -120,7 +120,7 @@ OrderedBroadcast::DeliverHeld()
         }
         Charge(MessageCostPs(), [this, held]() {
             LogDelivery(RunStats(), m_setup.traces, m_processId, held.src, held.sequence, held.key,
-                        static_cast<uint64_t>(LocalTimeNs()));
+                        static_cast<uint64_t>(LocalTimeNs()), 0);
         });
     }
 }
