@@ -6,7 +6,7 @@ latency and average lock time, on the multi-switch testbed (8 servers, 3 racks) 
 Zipf 0.8 and 0.99 (MPL 2) and TPC-C with 24 and 4 warehouses per server (MPL 1).
 
 usage: /usr/bin/python3 protocols/switchtx/analysis/fig10_ablation.py --db results.sqlite --out DIR
-Reads the "switchtx-fig10" sweep (scenarios/switchtx/fig10-ablation.json): 8 threads per server
+Reads the "switchtx-fig10" sweep (scenarios/switchtx/fig10-ablation.json): 24 threads per server
 (Eris 5, its 40-shard header limit), 1 ms of transactions. Writes DIR/switchtx-fig10.png and .pdf and prints
 the plotted numbers with the paper's ratios (S6-S18).
 """

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """SwitchTx Fig. 12: CPU and packets by function without (FaSST's server-based coordination)
 and with in-switch GaS (+Tree-GaS), against the shards per transaction (YCSB-T Zipf 0.8, the
-multi-switch testbed, 8 servers x 8 threads, 2-way replication, MPL 2).
+multi-switch testbed, 8 servers x 24 threads, 2-way replication, MPL 2).
 
 usage: /usr/bin/python3 protocols/switchtx/analysis/fig12_cpu_packets.py --db results.sqlite --out DIR
 Reads the "switchtx-fig12" sweep (scenarios/switchtx/fig12-cpu-packets.json). (a) each

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """SwitchTx Fig. 13: static admission control, throughput and P50/P99 latency against the MPL
 per thread (YCSB-T Zipf 0.99, SwitchTx +Tree-GaS +Reorder on the multi-switch testbed,
-8 servers x 8 threads; total concurrency MPL x 8 x 8), and dynamic admission control (Listing
+8 servers x 24 threads; total concurrency MPL x 24 x 8), and dynamic admission control (Listing
 1, 100 us epochs) as a horizontal line at its throughput and latencies.
 
 usage: /usr/bin/python3 protocols/switchtx/analysis/fig13_mpl.py --db results.sqlite --out DIR

@@ -36,8 +36,9 @@ ErisBaseline::AddParams(Spec& spec)
                        "first host)")
         .Field("cpu_eris_execute", Spec::Duration(),
                "CPU time per message: an Eris shard replica executes its part of a sequenced "
-               "transaction",
-               "400ns")
+               "transaction; one message's work, as every other function but cpu_execute "
+               "(docs/switchtx.md, Calibration)",
+               "950ns")
         .Field("cpu_sequencer", Spec::Duration(),
                "eris-server: CPU time of the software sequencer per transaction (all its "
                "stamps and copies); 3.4 us caps it near §5.4's 0.29 Mops",
