@@ -118,7 +118,7 @@ const bit<32> EVENT_TO_PARENT = 2;      // a subtree's last message (or a fail) 
 const bit<32> EVENT_SCATTERED = 3;      // multicast to a scatter group
 const bit<32> EVENT_TO_CLIENT = 4;      // the last commit_ok, routed to the client
 const bit<32> EVENT_ABORTED = 5;        // a first fail set the aborted flag
-const bit<32> EVENT_STALE = 6;          // dropped: another transaction holds the slot
+const bit<32> EVENT_STALE = 6;          // dropped: an earlier attempt's (a late init too)
 const bit<32> EVENT_DROPPED_ABORTED = 7;  // dropped: the transaction has aborted
 const bit<32> EVENT_EARLY = 8;          // a message outran its init and installed the transaction
 

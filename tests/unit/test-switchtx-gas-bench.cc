@@ -86,7 +86,7 @@ TEST_CASE("GaS microbenchmark: every operation completes once per participant, a
 }
 
 TEST_CASE("GaS microbenchmark: a participant's message that outruns its init at a tree switch "
-          "installs the operation there; nothing waits for the timeout",
+          "installs the operation there, and nothing waits for the timeout",
           "[switchtx-gas-bench]")
 {
     InitIncsim();
