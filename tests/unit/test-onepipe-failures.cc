@@ -249,3 +249,29 @@ TEST_CASE("Reliable 1Pipe refuses the faults its controller cannot handle yet, n
     CHECK_THROWS_WITH(RunIn(dir, FaultyScenario(R"("controller_mode": "skip-all")", "")),
                       Catch::Contains("/protocol/params/controller_mode"));
 }
+
+TEST_CASE("A rack whose hosts all failed does not stall the commit barrier after Resume",
+          "[onepipe][reliable][failures]")
+{
+    InitIncsim();
+    // h0 and h1 are e0_0's only hosts: after Resume the ToR has no commit input below, and
+    // must send the maximum up (nothing below holds the network back), or delivery stops.
+    for (const char* incarnation : {"chip", "switch-cpu"})
+    {
+        TempDir dir;
+        RunSummary run = RunIn(
+            dir,
+            FaultyScenario(fmt::format(R"("incarnation": "{}")", incarnation),
+                           R"({"at": "120us", "action": "node_crash", "node": "h0"},
+                              {"at": "120us", "action": "node_crash", "node": "h1"})"),
+            Overrides(5, 0.0));
+        INFO(incarnation);
+        const CheckReport report = CheckOnePipeRun(run);
+        INFO(ViolationText(report));
+        CHECK(report.Ok());
+        CHECK(OnePipeMetric(run, "controller_failed_processes") == 2);
+        const int64_t resumed = LastControllerEvent(run, "resume");
+        CHECK(resumed > 120000);
+        CHECK(LastDelivery(run) > resumed + 100000);
+    }
+}
