@@ -375,7 +375,10 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 bit<32> cbelow = clive & ~meta.up_ports;
                 BARRIER_TREE(c_up, cbelow, q)
                 BARRIER_TREE(c_all, clive, q)
-                bool c_up_advanced = c_up > c_up_high && c_up != BARRIER_MAX;
+                // With commit inputs but none below (the controller removed them all), the
+                // maximum goes up: nothing below holds the neighbours back.
+                bool c_up_advanced = c_up > c_up_high &&
+                                     (c_up != BARRIER_MAX || (cbelow == 0 && clive != 0));
                 bool c_all_advanced = c_all > c_all_high && c_all != BARRIER_MAX;
                 if (meta.tick == 0 && !up_advanced && !all_advanced && !c_up_advanced &&
                     !c_all_advanced) {
@@ -394,8 +397,8 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 if (c_all_advanced) {
                     commit_high.write(1, c_all);
                 }
-                // Unlike B_up, C_up is never the maximum: a switch with no commit input below
-                // (best effort: none is set) sends the highest it had, 0 if none.
+                // Unlike B_up, C_up is the maximum only as above: a switch with no commit input
+                // at all (best effort: none is set) sends the highest it had, 0 if none.
                 broadcast_beacon(MAX2(b_up, up_high), MAX2(b_all, all_high),
                                  c_up_advanced ? c_up : c_up_high,
                                  c_all_advanced ? c_all : c_all_high);

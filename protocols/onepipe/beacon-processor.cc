@@ -22,6 +22,21 @@ BeaconProcessor::BeaconProcessor(SwitchDevice& device, const BeaconProcessorConf
       m_config(config),
       m_ports(device.NumPorts())
 {
+    for (Port& port : m_ports)
+    {
+        port.commitLive = config.commitInputs;
+    }
+}
+
+uint32_t
+BeaconProcessor::SilentCommitInputs() const
+{
+    uint32_t silent = 0;
+    for (uint32_t p = 0; p < m_ports.size() && p < 32; ++p)
+    {
+        silent |= !m_ports[p].live && m_ports[p].commitLive ? 1u << p : 0;
+    }
+    return silent;
 }
 
 BeaconProcessor::~BeaconProcessor()
@@ -46,7 +61,11 @@ BeaconProcessor::SwitchStateChanged(bool up)
 {
     if (!up)
     {
-        std::fill(m_ports.begin(), m_ports.end(), Port{});
+        for (Port& port : m_ports)
+        {
+            port = Port{};
+            port.commitLive = m_config.commitInputs;
+        }
         m_upHigh = 0;
         m_allHigh = 0;
         m_commitUpHigh = 0;
@@ -128,6 +147,8 @@ BeaconProcessor::Broadcast(bool tick)
     uint64_t all = kNoBarrier;
     uint64_t commitUp = kNoBarrier;
     uint64_t commitAll = kNoBarrier;
+    bool commitInputs = false;
+    bool commitBelow = false;
     for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
         const Port& port = m_ports[p];
@@ -137,15 +158,20 @@ BeaconProcessor::Broadcast(bool tick)
             all = std::min(all, port.barrier);
             up = below ? std::min(up, port.barrier) : up;
         }
-        if (m_config.commitInputs)
+        if (port.commitLive)
         {
+            commitInputs = true;
+            commitBelow = commitBelow || below;
             commitAll = std::min(commitAll, port.commit);
             commitUp = below ? std::min(commitUp, port.commit) : commitUp;
         }
     }
     const bool upAdvanced = up != kNoBarrier && up > m_upHigh;
     const bool allAdvanced = all != kNoBarrier && all > m_allHigh;
-    const bool commitUpAdvanced = commitUp != kNoBarrier && commitUp > m_commitUpHigh;
+    // With commit inputs but none below left (the controller removed them all), nothing below
+    // holds the neighbours back: the maximum goes up, as onepipe.p4 does.
+    const bool commitUpAdvanced =
+        (commitUp != kNoBarrier || (commitInputs && !commitBelow)) && commitUp > m_commitUpHigh;
     const bool commitAllAdvanced = commitAll != kNoBarrier && commitAll > m_commitAllHigh;
     if (!tick && !upAdvanced && !allAdvanced && !commitUpAdvanced && !commitAllAdvanced)
     {
@@ -157,7 +183,7 @@ BeaconProcessor::Broadcast(bool tick)
     m_commitAllHigh = commitAllAdvanced ? commitAll : m_commitAllHigh;
     // As onepipe.p4: with no live port below, the barrier sent up is the maximum (nothing
     // below holds the neighbours back), without raising the high-water mark; the commit
-    // barrier is never the maximum.
+    // barrier is the maximum only once the controller removed every commit input below.
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.broadcastDelayPs + m_config.linkDelayPs),
                              &BeaconProcessor::Send, this, m_generation,
                              Barriers{std::max(up, m_upHigh), std::max(all, m_allHigh),

@@ -1,6 +1,7 @@
 #ifndef INCSIM_ONEPIPE_BEACON_PROCESSOR_H
 #define INCSIM_ONEPIPE_BEACON_PROCESSOR_H
 
+#include "protocols/onepipe/failure-detector.h"
 #include "sim/net/frame.h"
 
 #include <ns3/event-id.h>
@@ -32,7 +33,8 @@ struct BeaconProcessorConfig
     /// From deciding to broadcast until the beacons reach the switch's ingress (computing the
     /// minimum and sending one beacon per port).
     int64_t broadcastDelayPs = 0;
-    /// Reliable service: every port's commit barrier counts (onepipe.p4's commit_live).
+    /// Reliable service: every port's commit barrier counts (onepipe.p4's commit_live) until
+    /// the controller removes it.
     bool commitInputs = false;
 };
 
@@ -47,12 +49,13 @@ struct BeaconProcessorConfig
 /// lower bound of later timestamps on the link. Live ports, their timeout and the admission
 /// of a returning port follow onepipe.p4, and so does the reliable service's commit barrier:
 /// aggregated from beacons over the commit inputs (which a timeout does not remove), sent
-/// with the best-effort barrier, a beacon going out when either advanced.
-class BeaconProcessor
+/// with the best-effort barrier, a beacon going out when either advanced. The switch's
+/// failure detector and the controller see its commit inputs (CommitInputs).
+class BeaconProcessor : public CommitInputs
 {
   public:
     BeaconProcessor(SwitchDevice& device, const BeaconProcessorConfig& config);
-    ~BeaconProcessor();
+    ~BeaconProcessor() override;
     BeaconProcessor(const BeaconProcessor&) = delete;
     BeaconProcessor& operator=(const BeaconProcessor&) = delete;
 
@@ -63,6 +66,10 @@ class BeaconProcessor
     uint32_t NumPorts() const { return static_cast<uint32_t>(m_ports.size()); }
     SwitchDevice& Device() const { return m_device; }
 
+    uint32_t SilentCommitInputs() const override;
+    uint64_t LastCommit(uint32_t port) const override { return m_ports[port].commit; }
+    void RemoveCommitInput(uint32_t port) override { m_ports[port].commitLive = false; }
+
   private:
     struct Port
     {
@@ -70,6 +77,7 @@ class BeaconProcessor
         uint64_t commit = 0;
         int64_t lastSeenPs = 0;
         bool live = true;
+        bool commitLive = false; ///< counts in the commit barrier
         uint64_t sent = 0; ///< the last barrier broadcast on this port
         uint64_t sentCommit = 0;
         bool busy = false; ///< had a beacon since the last tick

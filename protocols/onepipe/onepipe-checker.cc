@@ -222,6 +222,40 @@ OrdersHaveCycle(const std::unordered_map<uint64_t, std::vector<uint64_t>>& next,
     }
     return true;
 }
+/// The controller's `failed` rows (onepipe_controller): failed process -> failure timestamp.
+/// A run whose faults can fail something must have the trace.
+std::unordered_map<uint64_t, uint64_t>
+ReadProcessFailures(const std::string& runDir, const Scenario& scenario)
+{
+    std::unordered_map<uint64_t, uint64_t> failedAt;
+    const std::string path = runDir + "/onepipe_controller.csv";
+    if (!std::filesystem::exists(path))
+    {
+        const ParamView faults = scenario.Section("faults");
+        for (size_t i = 0; i < faults.Size(); ++i)
+        {
+            if (faults.At(i).Choice("action", FaultActionChoices()) != FaultAction::LossRate)
+            {
+                throw InputError(runDir + "/scenario.resolved.json", "/outputs/traces",
+                                 "a reliable run with failures is checked against the "
+                                 "controller's decisions: enable the onepipe_controller trace");
+            }
+        }
+        return failedAt;
+    }
+    CsvReader csv(path, {"event", "process", "ts"});
+    const size_t event = csv.Column("event"), process = csv.Column("process"),
+                 ts = csv.Column("ts");
+    while (csv.Next())
+    {
+        if (csv.Text(event) == "failed")
+        {
+            failedAt.emplace(csv.Uint(process), csv.Uint(ts));
+        }
+    }
+    return failedAt;
+}
+
 } // namespace
 
 CheckReport
@@ -256,9 +290,11 @@ CheckRun(const std::string& runDir)
     }
     std::unordered_set<uint64_t> failed;
     std::unordered_set<uint64_t> naked;
+    // Reliable: the scatterings their senders aborted (a receiver failed before ACKing).
+    std::unordered_set<uint64_t> recalled;
     {
-        CsvReader csv(runDir + "/onepipe_failures.csv", {"src", "seq", "reason"});
-        const size_t src = csv.Column("src"), seq = csv.Column("seq"),
+        CsvReader csv(runDir + "/onepipe_failures.csv", {"src", "seq", "ts", "reason"});
+        const size_t src = csv.Column("src"), seq = csv.Column("seq"), ts = csv.Column("ts"),
                      reason = csv.Column("reason");
         while (csv.Next())
         {
@@ -268,8 +304,28 @@ CheckRun(const std::string& runDir)
             {
                 naked.insert(key);
             }
+            if (csv.Text(reason) == "recalled")
+            {
+                recalled.insert(ScatteringKey(csv.Uint(src), csv.Uint(ts)));
+            }
         }
     }
+    // Reliable: the processes the controller declared failed, with their failure timestamps.
+    const std::unordered_map<uint64_t, uint64_t> failedAt =
+        reliable ? ReadProcessFailures(runDir, scenario) : std::unordered_map<uint64_t, uint64_t>{};
+    // Messages the reliable service need not deliver: recalled, discarded (their sender failed
+    // at or below their timestamp), or to a failed receiver.
+    auto senderFailedBefore = [&failedAt](uint64_t src, uint64_t ts) {
+        auto it = failedAt.find(src);
+        return it != failedAt.end() && ts >= it->second;
+    };
+    auto withdrawn = [&](uint64_t key, const Sent& message) {
+        return recalled.count(ScatteringKey(key >> 32, message.ts)) ||
+               senderFailedBefore(key >> 32, message.ts);
+    };
+    auto exempt = [&](uint64_t key, const Sent& message) {
+        return withdrawn(key, message) || failedAt.count(message.dst);
+    };
 
     // Reliable: when each message was prepared at its receiver.
     std::unordered_map<uint64_t, int64_t> preparedNs;
@@ -304,6 +360,8 @@ CheckRun(const std::string& runDir)
     {
         properties.push_back("commit before delivery");
         properties.push_back("atomicity");
+        properties.push_back("no recalled delivery");
+        properties.push_back("delivered after recovery");
     }
     if (complete)
     {
@@ -330,6 +388,10 @@ CheckRun(const std::string& runDir)
         messages.reserve(sent.size());
         for (const auto& [key, message] : sent)
         {
+            if (exempt(key, message))
+            {
+                continue; // never had to be prepared
+            }
             auto it = preparedNs.find(key);
             messages.push_back(
                 PrepareAt{message.ts, it == preparedNs.end() ? kNeverNs : it->second, key});
@@ -381,6 +443,19 @@ CheckRun(const std::string& runDir)
                 }
             }
             auto it = sent.find(key);
+            if (reliable && it != sent.end() && withdrawn(key, it->second))
+            {
+                findings.Add("no recalled delivery",
+                             fmt::format("process {} delivered {} (ts {}), which its sender "
+                                         "{} (line {})",
+                                         dst, MessageName(key), ts,
+                                         senderFailedBefore(src, ts)
+                                             ? fmt::format("failed before (failure timestamp "
+                                                           "{}): it had to be discarded",
+                                                           failedAt.at(src))
+                                             : std::string("recalled"),
+                                         csv.Line()));
+            }
             if (it == sent.end() || it->second.dst != dst ||
                 (!keysFromSequencer && it->second.ts != ts))
             {
@@ -465,6 +540,27 @@ CheckRun(const std::string& runDir)
         {
             continue;
         }
+        if (reliable && exempt(key, message))
+        {
+            continue; // recalled, discarded or to a failed receiver: none is owed
+        }
+        if (reliable)
+        {
+            // Delivery goes in (ts, sender, sequence) order once the commit barrier passes: a
+            // live receiver that delivered anything after this message owed it first.
+            auto after = last.find(message.dst);
+            if (after != last.end() &&
+                std::make_tuple(message.ts, key >> 32, key & 0xFFFFFFFFu) < after->second.order)
+            {
+                findings.Add("delivered after recovery",
+                             fmt::format("{} (ts {}) to live process {}, neither recalled nor "
+                                         "discarded, was not delivered, though the process "
+                                         "delivered {} (ts {}) after it in the order",
+                                         MessageName(key), message.ts, message.dst,
+                                         MessageName(after->second.message),
+                                         std::get<0>(after->second.order)));
+            }
+        }
         if (reliable && deliveredPerScattering.count(ScatteringKey(key >> 32, message.ts)))
         {
             auto after = last.find(message.dst);
@@ -486,7 +582,8 @@ CheckRun(const std::string& runDir)
                                      "reported failed",
                                      MessageName(key), message.dst, message.sendNs));
         }
-        else if (complete && (naked.count(key) || (counted && failed.count(key))))
+        else if (complete && (naked.count(key) || (counted && failed.count(key))) &&
+                 !recalled.count(ScatteringKey(key >> 32, message.ts)))
         {
             // A NAK settles the matter whenever it came: the receiver dropped the message.
             findings.Add("completeness",
@@ -517,9 +614,17 @@ CheckRun(const std::string& runDir)
                                      "the commit barrier",
                                      sent.size()));
         findings.Checked("atomicity",
-                         fmt::format("{} delivered scatterings reached all their receivers, or "
-                                     "the others had delivered nothing after them yet",
-                                     deliveredPerScattering.size()));
+                         fmt::format("{} delivered scatterings reached all their live "
+                                     "receivers, or the others had delivered nothing after them "
+                                     "yet ({} processes failed)",
+                                     deliveredPerScattering.size(), failedAt.size()));
+        findings.Checked("no recalled delivery",
+                         fmt::format("none of the {} recalled scatterings, nor any message at or "
+                                     "above its failed sender's failure timestamp, was delivered",
+                                     recalled.size()));
+        findings.Checked("delivered after recovery",
+                         "every message to a live receiver, neither recalled nor discarded, was "
+                         "delivered before anything the receiver delivered after it");
     }
     if (complete)
     {

@@ -32,8 +32,14 @@ namespace incsim::onepipe
 ///   - atomicity: a scattering is delivered to all its receivers or to none: a receiver that
 ///     did not deliver a message others of its scattering delivered has delivered nothing
 ///     ordered after it (it is still waiting for the commit barrier);
-///   - completeness holds on lossy networks too (no failures: the controller is not built),
-///     so every counted message was delivered.
+///   - completeness holds on lossy networks too, so every counted message was delivered;
+///   - under failures (the controller's onepipe_controller trace names the failed processes
+///     and their failure timestamps; onepipe_failures the recalled scatterings): atomicity
+///     counts live receivers only; no recalled delivery (no message of a recalled scattering,
+///     nor one at or above its failed sender's failure timestamp, is delivered); delivered
+///     after recovery (every other message to a live receiver is delivered before anything
+///     the receiver delivers after it in the order); commit before delivery, conservation and
+///     completeness leave out what never had to be delivered.
 CheckReport CheckRun(const std::string& runDir);
 
 /// Grace after the ACK timeout before a message must be accounted for.

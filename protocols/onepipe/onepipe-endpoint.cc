@@ -9,6 +9,7 @@
 #include <ns3/simulator.h>
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace incsim::onepipe
@@ -38,6 +39,8 @@ ToString(FailureReason reason)
         return "nak";
     case FailureReason::Nic:
         return "nic_full";
+    case FailureReason::Recalled:
+        return "recalled";
     }
     return "unknown";
 }
@@ -67,6 +70,7 @@ OnePipeEndpoint::Configure(OnePipeHost& host, uint32_t processId, Stats* stats,
     m_traces = traces;
     m_peers = peers;
     m_psn.assign(stats->sendPs.size(), 0);
+    m_failedFrom.assign(stats->sendPs.size(), PrepareChannels::kNone);
     m_packet.resize(Frame::kCapacity);
     if (host.Config().reliable)
     {
@@ -111,6 +115,19 @@ OnePipeEndpoint::ReliableSend(const std::vector<Outgoing>& scattering)
     {
         throw std::logic_error("OnePipeEndpoint::ReliableSend needs service \"reliable\"");
     }
+    // A destination the controller announced failed is left out, as the application's
+    // process-failure callback would stop sending to it.
+    const auto failed = [this](const Outgoing& message) {
+        return m_failedFrom[message.dst] != PrepareChannels::kNone;
+    };
+    if (std::any_of(scattering.begin(), scattering.end(), failed))
+    {
+        std::vector<Outgoing> live;
+        std::remove_copy_if(scattering.begin(), scattering.end(), std::back_inserter(live),
+                            failed);
+        ReliableSend(live);
+        return;
+    }
     if (scattering.empty())
     {
         return;
@@ -138,6 +155,10 @@ OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64
     m_prepare->BeginScattering(ts);
     for (const Outgoing& message : scattering)
     {
+        if (m_failedFrom[message.dst] != PrepareChannels::kNone)
+        {
+            continue; // announced failed during the send CPU cost
+        }
         const uint32_t sequence = m_nextSequence++;
         m_stats->sendPs[m_processId].push_back(apiPs);
         LogSend(*m_stats, m_traces, m_processId, sequence, message.dst, ts, message.bytes);
@@ -186,6 +207,7 @@ OnePipeEndpoint::SendSegment(uint32_t dst, uint32_t seq, const Segment& segment)
                        segment.messageBytes};
     body.Write(m_packet.data() + Header::kBytes);
     const uint32_t headers = Header::kBytes + MessageHeader::kBytes;
+    // A recall is the same segment without payload (the channel's slot says which it is).
     SendPacket(dst, m_packet.data(), headers, headers + segment.payloadBytes);
 }
 
@@ -223,25 +245,42 @@ OnePipeEndpoint::ReceivePrepare(uint32_t src, const Header& header)
 void
 OnePipeEndpoint::ReceivePrepareAck(uint32_t src, const Header& header)
 {
-    if (m_prepare && m_prepare->ReceiveAck(src, header.psn))
+    if (!m_prepare)
+    {
+        return;
+    }
+    if (m_prepare->ReceiveAck(src, header.psn))
     {
         m_host->CommitMayAdvance();
     }
+    CompleteIfRecalled();
 }
 
 void
 OnePipeEndpoint::Prepared(uint32_t src, const Segment& segment)
 {
+    if (segment.recall)
+    {
+        const uint32_t sequence = segment.sequence;
+        DropReady([src, sequence](const Ready& message) {
+            return message.src == src && message.sequence == sequence;
+        });
+        return;
+    }
     if (segment.fragment + 1 != segment.fragments)
     {
         return; // a channel delivers in order: the message is whole at its last fragment
+    }
+    if (segment.ts >= m_failedFrom[src] && m_controllerMode != ControllerMode::SkipDiscard)
+    {
+        return; // Discard: its sender failed before it was committed
     }
     if (m_traces.prepares)
     {
         m_traces.prepares->Row(m_processId, src, segment.sequence, segment.ts,
                                NowPs() / kPsPerNs);
     }
-    m_ready.push(Ready{segment.ts, src, segment.sequence, segment.messageBytes});
+    PushReady(Ready{segment.ts, src, segment.sequence, segment.messageBytes});
 }
 
 void
@@ -316,6 +355,9 @@ OnePipeEndpoint::Fail(uint32_t sequence, Outstanding& message, FailureReason rea
         break;
     case FailureReason::Nic:
         ++m_stats->failuresNic;
+        break;
+    case FailureReason::Recalled:
+        ++m_stats->failuresRecalled;
         break;
     }
     if (m_traces.failures)
@@ -444,17 +486,15 @@ OnePipeEndpoint::Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t
         Deliver(ready, 0);
         return;
     }
-    m_ready.push(ready);
+    PushReady(ready);
 }
 
 void
 OnePipeEndpoint::DeliverBelow(uint64_t barrier)
 {
-    while (!m_ready.empty() && m_ready.top().ts < barrier)
+    while (!m_ready.empty() && m_ready.front().ts < barrier)
     {
-        const Ready message = m_ready.top();
-        m_ready.pop();
-        Deliver(message, barrier);
+        Deliver(PopReady(), barrier);
     }
     if (m_partial.empty())
     {
@@ -588,9 +628,133 @@ OnePipeEndpoint::ReceiveAcks(const Header& header, const uint8_t* body, uint32_t
 }
 
 void
+OnePipeEndpoint::PushReady(const Ready& message)
+{
+    m_ready.push_back(message);
+    std::push_heap(m_ready.begin(), m_ready.end(), std::greater<Ready>{});
+}
+
+OnePipeEndpoint::Ready
+OnePipeEndpoint::PopReady()
+{
+    std::pop_heap(m_ready.begin(), m_ready.end(), std::greater<Ready>{});
+    const Ready message = m_ready.back();
+    m_ready.pop_back();
+    return message;
+}
+
+template <typename Predicate>
+void
+OnePipeEndpoint::DropReady(Predicate drop)
+{
+    const auto kept = std::remove_if(m_ready.begin(), m_ready.end(), drop);
+    if (kept == m_ready.end())
+    {
+        return;
+    }
+    m_ready.erase(kept, m_ready.end());
+    std::make_heap(m_ready.begin(), m_ready.end(), std::greater<Ready>{});
+}
+
+void
+OnePipeEndpoint::SetFailureHandling(ControllerMode mode, Completion completion)
+{
+    m_controllerMode = mode;
+    m_completion = std::move(completion);
+}
+
+void
+OnePipeEndpoint::ProcessFailures(uint64_t epoch, const std::vector<ProcessFailure>& failures)
+{
+    if (!Host().IsUp() || !m_prepare)
+    {
+        return; // a crashed process is failed itself; the controller learns it from a report
+    }
+    for (const ProcessFailure& failure : failures)
+    {
+        m_failedFrom[failure.process] = failure.ts;
+        // Discard: nothing of the failed process at or above its failure timestamp was
+        // delivered anywhere (the commit barrier is frozen below it until Resume).
+        if (m_controllerMode != ControllerMode::SkipDiscard)
+        {
+            const uint32_t process = failure.process;
+            const uint64_t ts = failure.ts;
+            DropReady([process, ts](const Ready& message) {
+                return message.src == process && message.ts >= ts;
+            });
+        }
+        RecallFrom(failure.process);
+    }
+    if (m_prepare->Settle())
+    {
+        m_host->CommitMayAdvance();
+    }
+    m_notice.insert(m_notice.end(), failures.begin(), failures.end());
+    m_noticeEpoch = epoch;
+    m_noticePending = true;
+    CompleteIfRecalled();
+}
+
+void
+OnePipeEndpoint::RecallFrom(uint32_t failed)
+{
+    std::vector<uint64_t> aborted;
+    m_prepare->Abort(failed, aborted);
+    for (uint64_t scattering : aborted)
+    {
+        const uint64_t ts = m_prepare->TimestampOf(scattering);
+        for (const PrepareChannels::Message& message : m_prepare->MessagesOf(scattering))
+        {
+            ++m_stats->failuresRecalled;
+            if (m_traces.failures)
+            {
+                m_traces.failures->Row(m_processId, message.sequence, message.dst, ts,
+                                       ToString(FailureReason::Recalled), NowPs() / kPsPerNs);
+            }
+            if (m_onSendFailure)
+            {
+                m_onSendFailure(ts, message.dst, message.sequence, FailureReason::Recalled);
+            }
+            // The other live receivers drop it; a failed one is covered by its own notice.
+            if (m_controllerMode != ControllerMode::SkipRecall &&
+                m_failedFrom[message.dst] == PrepareChannels::kNone)
+            {
+                m_prepare->Recall(scattering, message);
+            }
+        }
+    }
+}
+
+void
+OnePipeEndpoint::CompleteIfRecalled()
+{
+    if (!m_noticePending || m_prepare->RecallsOutstanding() > 0)
+    {
+        return;
+    }
+    m_noticePending = false;
+    for (const ProcessFailure& failure : m_notice)
+    {
+        if (m_traces.callbacks)
+        {
+            m_traces.callbacks->Row(m_processId, failure.process, failure.ts, NowPs() / kPsPerNs);
+        }
+        if (m_onProcessFailure)
+        {
+            m_onProcessFailure(failure.process, failure.ts);
+        }
+    }
+    m_notice.clear();
+    if (m_completion)
+    {
+        m_completion(m_processId, m_noticeEpoch);
+    }
+}
+
+void
 OnePipeEndpoint::DoCrash()
 {
-    m_ready = {};
+    m_ready.clear();
     m_partial.clear();
     for (auto& [src, pending] : m_pendingAcks)
     {
@@ -610,6 +774,8 @@ OnePipeEndpoint::DoDispose()
     }
     m_onReceive = nullptr;
     m_onSendFailure = nullptr;
+    m_onProcessFailure = nullptr;
+    m_completion = nullptr;
     m_prepare.reset();
     m_peers = nullptr;
     m_host = nullptr;

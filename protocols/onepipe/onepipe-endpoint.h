@@ -1,6 +1,7 @@
 #ifndef INCSIM_ONEPIPE_ONEPIPE_ENDPOINT_H
 #define INCSIM_ONEPIPE_ONEPIPE_ENDPOINT_H
 
+#include "protocols/onepipe/failure-notice.h"
 #include "protocols/onepipe/onepipe-host.h"
 #include "protocols/onepipe/onepipe-wire.h"
 #include "protocols/onepipe/prepare-channels.h"
@@ -12,7 +13,6 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <queue>
 #include <unordered_map>
 #include <vector>
 
@@ -44,7 +44,8 @@ enum class FailureReason
 {
     Timeout, ///< no end-to-end ACK within the ACK timeout
     Nak,     ///< the receiver dropped it: it arrived below the barrier, or incomplete
-    Nic      ///< the NIC queue was full
+    Nic,     ///< the NIC queue was full
+    Recalled ///< reliable: a receiver failed before ACKing it, so its scattering was aborted
 };
 
 /// A 1Pipe process: the API of the paper's Table 1 (best-effort service), bound to UDP port
@@ -62,14 +63,18 @@ enum class FailureReason
 /// prepares a scattering over one ReliableChannel per destination (PrepareChannels); a
 /// receiver holds complete messages in the same priority queue and delivers them once the
 /// commit barrier passes them (OnePipeHost). The process's part of its host's commit barrier
-/// is OldestUnacked(). The process-failure callback and recall belong to the controller (not
-/// yet built).
+/// is OldestUnacked(). On the controller's failure notice (ProcessFailures) it runs the
+/// paper's Discard, Recall and Callback steps and then reports completion to the controller
+/// (docs/onepipe.md, "Failure handling").
 class OnePipeEndpoint : public Endpoint
 {
   public:
     using ReceiveCallback = std::function<void(const Delivered& message)>;
     using SendFailureCallback =
         std::function<void(uint64_t ts, uint32_t dst, uint32_t sequence, FailureReason reason)>;
+    using ProcessFailureCallback = std::function<void(uint32_t process, uint64_t ts)>;
+    /// Sends the controller a completion (M10) for failure notice `epoch`.
+    using Completion = std::function<void(uint32_t process, uint64_t epoch)>;
 
     static ns3::TypeId GetTypeId();
 
@@ -91,7 +96,17 @@ class OnePipeEndpoint : public Endpoint
     {
         m_onSendFailure = std::move(callback);
     }
+    void SetProcessFailureCallback(ProcessFailureCallback callback)
+    {
+        m_onProcessFailure = std::move(callback);
+    }
     uint64_t GetTimestamp() { return m_host->Timestamp(); }
+
+    /// Reliable service: how this process answers the controller.
+    void SetFailureHandling(ControllerMode mode, Completion completion);
+    /// The controller's failure broadcast (M7): Discard, Recall, then, once every recall is
+    /// ACKed, Callback and a completion for `epoch`.
+    void ProcessFailures(uint64_t epoch, const std::vector<ProcessFailure>& failures);
 
     uint32_t ProcessId() const { return m_processId; }
     /// Called by OnePipeHost when the barrier it delivers on (best-effort or commit) advances.
@@ -168,6 +183,15 @@ class OnePipeEndpoint : public Endpoint
     void Fail(uint32_t sequence, Outstanding& message, FailureReason reason);
     Outstanding* FindOutstanding(uint32_t sequence);
     void CheckTimeouts();
+    void PushReady(const Ready& message);
+    Ready PopReady();
+    /// Removes from the receive buffer the messages `drop` selects.
+    template <typename Predicate>
+    void DropReady(Predicate drop);
+    /// Recall: aborts the scatterings waiting for `failed`'s ACKs.
+    void RecallFrom(uint32_t failed);
+    /// Callback and completion, once no recall is outstanding.
+    void CompleteIfRecalled();
     bool SendPacket(uint32_t dst, const uint8_t* bytes, uint32_t materialised, uint32_t payload);
 
     OnePipeHost* m_host = nullptr;
@@ -179,7 +203,8 @@ class OnePipeEndpoint : public Endpoint
 
     uint32_t m_nextSequence = 0;
     std::vector<uint32_t> m_psn; // per destination process
-    std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> m_ready;
+    /// Complete messages: a min-heap on (ts, src, sequence) (std::push_heap with greater).
+    std::vector<Ready> m_ready;
     std::unordered_map<uint64_t, Partial> m_partial; // key: (src, sequence)
     std::deque<Outstanding> m_outstanding; // sequences m_firstOutstanding, ...
     uint32_t m_firstOutstanding = 0;
@@ -188,6 +213,15 @@ class OnePipeEndpoint : public Endpoint
     std::vector<uint8_t> m_packet; // scratch for the bytes of the packet being built
     const Peers* m_peers = nullptr;
     std::unique_ptr<PrepareChannels> m_prepare; // reliable service only
+    ProcessFailureCallback m_onProcessFailure;
+    ControllerMode m_controllerMode = ControllerMode::Full;
+    Completion m_completion;
+    /// Per process: the failure timestamp the controller announced, or kNone.
+    std::vector<uint64_t> m_failedFrom;
+    /// The latest failure notice, until its completion is sent.
+    std::vector<ProcessFailure> m_notice;
+    uint64_t m_noticeEpoch = 0;
+    bool m_noticePending = false;
     double m_averageSlackNs = 0;
     bool m_haveSlack = false;
 };

@@ -82,6 +82,16 @@ DeliverOnBarrierChoices()
     return choices;
 }
 
+/// /protocol/params/controller_mode.
+const Choices<ControllerMode>&
+ControllerModeChoices()
+{
+    static const Choices<ControllerMode> choices{{"full", ControllerMode::Full},
+                                                 {"skip-discard", ControllerMode::SkipDiscard},
+                                                 {"skip-recall", ControllerMode::SkipRecall}};
+    return choices;
+}
+
 const Choices<ScatterWorkload::Pattern>&
 PatternChoices()
 {
@@ -186,9 +196,9 @@ OnePipeProtocol::ParamsSpec()
         .Field("service", Spec::Enum(ServiceChoices()),
                "Table 1's service for every process: best-effort (delivery on the best-effort "
                "barrier, losses reported to the sender) or reliable (paper 5.1: prepare with "
-               "ACKs and retransmission, delivery on the commit barrier; needs ordering "
-               "\"total\" and idle_hosts \"beacon\", and no link-down or crash faults until "
-               "the controller's failure handling exists)",
+               "ACKs and retransmission, delivery on the commit barrier, failures handled by "
+               "the controller; needs ordering \"total\" and idle_hosts \"beacon\", and no "
+               "link_up or node_recover faults until rejoining is built)",
                "best-effort")
         .Field("retransmit_timeout", Spec::Duration().Min(1),
                "reliable: a prepare segment not ACKed after this is sent again (go-back-N)",
@@ -201,6 +211,26 @@ OnePipeProtocol::ParamsSpec()
                "reliable: deliver on the commit barrier; \"barrier\" (the best-effort one) is "
                "the checker's negative control",
                "commit")
+        .OptionalField("controller_host", Spec::Integer().Min(0),
+                       "reliable: the host (index) of the failure-handling controller, the root "
+                       "of its routing graph (default: the last host); faults may not take "
+                       "down it, its links or its switches")
+        .Field("controller_delay", Spec::Duration(),
+               "reliable: one way over the management network, for every message between the "
+               "controller and a switch or process",
+               "2us")
+        .Field("controller_cost", Spec::Duration(),
+               "reliable: the controller's CPU time per message it receives or sends, served "
+               "one at a time",
+               "300ns")
+        .Field("determine_wait", Spec::Duration(),
+               "reliable: from the first failure report of a round to the controller's "
+               "Determine step (the other reports of the same failure arrive meanwhile)",
+               "3us")
+        .Field("controller_mode", Spec::Enum(ControllerModeChoices()),
+               "reliable: how processes answer a failure notice; \"skip-discard\" and "
+               "\"skip-recall\" leave out that step: the checker's negative controls",
+               "full")
         .Field("ack_timeout", Spec::Duration().Min(1),
                "a message with no ACK after this is reported to the send-failure callback",
                "200us")
@@ -385,9 +415,19 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_config.deliverOnBarrier = params.Choice("reliable_delivery", DeliverOnBarrierChoices());
     m_config.retransmitPs = params.DurationNs("retransmit_timeout") * kPsPerNs;
     m_config.commitIntervalPs = params.DurationNs("commit_interval") * kPsPerNs;
+    const uint32_t controllerHost =
+        params.Has("controller_host")
+            ? static_cast<uint32_t>(params.Int("controller_host"))
+            : static_cast<uint32_t>(world.NumHosts() - 1);
+    if (controllerHost >= world.NumHosts())
+    {
+        params.Fail("controller_host",
+                    fmt::format("the topology has {} hosts", world.NumHosts()));
+    }
+    const uint32_t controllerNode = world.GetTopology().Hosts()[controllerHost];
     if (m_config.reliable)
     {
-        CheckReliableSetup(scenario, params, order);
+        CheckReliableSetup(scenario, params, order, world.GetTopology(), controllerNode);
     }
     m_config.maxPayload = world.MaxUdpPayloadBytes();
     if (m_config.maxPayload < Header::kBytes + MessageHeader::kBytes + 1)
@@ -449,6 +489,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     traces.deliveries = world.Traces().Open(DeliveriesTrace());
     traces.failures = world.Traces().Open(FailuresTrace());
     traces.prepares = world.Traces().Open(PreparesTrace());
+    traces.callbacks = world.Traces().Open(CallbacksTrace());
 
     if (baseline)
     {
@@ -516,6 +557,10 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
         host->Start();
         m_hosts.push_back(host);
     }
+    if (m_config.reliable)
+    {
+        InstallFailureHandling(world, params, controllerNode);
+    }
     for (auto& app : m_apps)
     {
         app->Start();
@@ -523,8 +568,58 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
 }
 
 void
+OnePipeProtocol::InstallFailureHandling(World& world, const ParamView& params,
+                                        uint32_t controllerNode)
+{
+    ControllerConfig config;
+    config.rootNode = controllerNode;
+    config.delayPs = params.DurationNs("controller_delay") * kPsPerNs;
+    config.costPs = params.DurationNs("controller_cost") * kPsPerNs;
+    config.determineWaitPs = params.DurationNs("determine_wait") * kPsPerNs;
+    config.processesPerHost = m_config.processesPerHost;
+    std::vector<OnePipeEndpoint*> processes;
+    for (const auto& process : m_processes)
+    {
+        processes.push_back(PeekPointer(process));
+    }
+    m_controller = std::make_unique<FailureController>(
+        world.GetTopology(), config, std::move(processes), world.Traces().Open(ControllerTrace()));
+    const ControllerMode mode = params.Choice("controller_mode", ControllerModeChoices());
+    FailureController* controller = m_controller.get();
+    for (const auto& process : m_processes)
+    {
+        process->SetFailureHandling(mode, [controller](uint32_t id, uint64_t epoch) {
+            controller->SendCompletion(id, epoch);
+        });
+    }
+    const int64_t intervalPs = m_config.beaconIntervalNs * kPsPerNs;
+    const auto& switches = world.Switches();
+    for (size_t i = 0; i < switches.size(); ++i)
+    {
+        SwitchDevice& device = *switches[i];
+        CommitInputs* inputs = nullptr;
+        if (m_incarnation == Incarnation::Chip)
+        {
+            m_chipInputs.push_back(std::make_unique<ChipCommitInputs>(device));
+            inputs = m_chipInputs.back().get();
+        }
+        else
+        {
+            inputs = m_processors[i].get();
+        }
+        m_controller->AddSwitch(device.NodeId(), *inputs);
+        m_detectors.push_back(std::make_unique<FailureDetector>(
+            device, *inputs, intervalPs, [controller](uint32_t node, uint32_t port, uint64_t c) {
+                controller->SendReport(node, port, c);
+            }));
+        m_detectors.back()->Start();
+    }
+}
+
+void
 OnePipeProtocol::CheckReliableSetup(const Scenario& scenario, const ParamView& params,
-                                    Ordering ordering)
+                                    Ordering ordering, const Topology& topology,
+                                    uint32_t controllerNode)
 {
     if (ordering != Ordering::Total)
     {
@@ -538,19 +633,43 @@ OnePipeProtocol::CheckReliableSetup(const Scenario& scenario, const ParamView& p
                                   "switch port, so hosts without processes must beacon "
                                   "(\"beacon\"); a silent one would stall delivery");
     }
-    // Without the controller (spec 2), a failed component's commit input stays frozen and
-    // delivery stalls for the rest of the run: refuse the faults that need it.
+    // The controller handles components going down. Coming back needs receiver recovery and
+    // re-admission (not built), and the single controller instance must not fail.
+    const std::string& controller = topology.Node(controllerNode).name;
+    auto touchesController = [&](const std::string& name) {
+        const std::optional<uint32_t> node = topology.FindNode(name);
+        return node && (*node == controllerNode || topology.FindLink(*node, controllerNode));
+    };
     const ParamView faults = scenario.Section("faults");
     for (size_t i = 0; i < faults.Size(); ++i)
     {
         const ParamView fault = faults.At(i);
-        if (fault.Choice("action", FaultActionChoices()) != FaultAction::LossRate)
+        const FaultAction action = fault.Choice("action", FaultActionChoices());
+        if (action == FaultAction::LinkUp || action == FaultAction::NodeRecover)
         {
-            fault.Fail("action", fmt::format("\"{}\": reliable 1Pipe's failure handling (the "
-                                             "controller) is not built yet (docs/onepipe.md, "
-                                             "\"Reliable 1Pipe\"); only loss_rate faults are "
-                                             "allowed with service \"reliable\"",
+            fault.Fail("action", fmt::format("\"{}\": reliable 1Pipe does not re-admit a "
+                                             "returning component yet (receiver recovery and "
+                                             "rejoin, docs/onepipe.md \"Failure handling\"); "
+                                             "use link_down, node_crash or loss_rate",
                                              fault.String("action")));
+        }
+        if (action == FaultAction::NodeCrash && touchesController(fault.String("node")))
+        {
+            fault.Fail("node", fmt::format("\"{}\" is the failure-handling controller's host "
+                                           "\"{}\" or its switch; the single controller must "
+                                           "not fail (set protocol.params.controller_host)",
+                                           fault.String("node"), controller));
+        }
+        if (action == FaultAction::LinkDown)
+        {
+            const ParamView ends = fault.Get("link");
+            if (ends.At(0).AsString() == controller || ends.At(1).AsString() == controller)
+            {
+                fault.Fail("link", fmt::format("a link of the failure-handling controller's "
+                                               "host \"{}\"; the single controller must not "
+                                               "fail (set protocol.params.controller_host)",
+                                               controller));
+            }
         }
     }
 }
@@ -637,7 +756,8 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"send_failures",
          {{"timeout", m_stats.failuresTimeout},
           {"nak", m_stats.failuresNak},
-          {"nic_full", m_stats.failuresNic}}},
+          {"nic_full", m_stats.failuresNic},
+          {"recalled", m_stats.failuresRecalled}}},
         {"late_drops", m_stats.lateDrops},
         {"incomplete_drops", m_stats.incompleteDrops},
         {"throughput_msgs_per_s", throughput},
@@ -647,6 +767,8 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"clock_raises", m_stats.clockRaises},
         {"prepare_retransmissions", PrepareRetransmissions()},
         {"commit_messages", m_stats.commitMessages},
+        {"controller_failed_processes", m_controller ? m_controller->FailedProcesses() : 0},
+        {"controller_epochs", m_controller ? m_controller->Epochs() : 0},
         {"host_beacons", m_stats.hostBeacons},
         {"switch_beacons", switchBeacons},
         {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},

@@ -4,6 +4,8 @@
 #include "protocols/onepipe/baselines/baselines.h"
 #include "protocols/onepipe/beacon-generator.h"
 #include "protocols/onepipe/beacon-processor.h"
+#include "protocols/onepipe/failure-controller.h"
+#include "protocols/onepipe/failure-detector.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "protocols/onepipe/onepipe-host.h"
 #include "protocols/onepipe/scatter-workload.h"
@@ -19,6 +21,7 @@ namespace incsim
 {
 class P4Pipeline;
 class Scenario;
+class Topology;
 }
 
 namespace incsim::onepipe
@@ -92,7 +95,10 @@ class OnePipeProtocol : public Protocol
     ProcessorLoad BusiestBeaconProcessor() const;
     /// The reliable service's requirements on the rest of the scenario (InputError).
     static void CheckReliableSetup(const Scenario& scenario, const ParamView& params,
-                                   Ordering ordering);
+                                   Ordering ordering, const Topology& topology,
+                                   uint32_t controllerNode);
+    /// Reliable service: the controller, its processes' hooks and a failure detector per switch.
+    void InstallFailureHandling(World& world, const ParamView& params, uint32_t controllerNode);
     uint64_t PrepareRetransmissions() const;
 
     HostConfig m_config;
@@ -112,6 +118,9 @@ class OnePipeProtocol : public Protocol
     std::vector<std::unique_ptr<BeaconGenerator>> m_generators;
     std::vector<std::unique_ptr<BeaconProcessor>> m_processors;
     std::unique_ptr<BaselineInstaller> m_baselines;
+    std::unique_ptr<FailureController> m_controller;
+    std::vector<std::unique_ptr<ChipCommitInputs>> m_chipInputs;
+    std::vector<std::unique_ptr<FailureDetector>> m_detectors;
     World* m_world = nullptr;
 };
 

@@ -56,7 +56,9 @@ FailuresTrace()
         "onepipe_failures",
         "One row per message reported to the sender's send-failure callback.",
         {kSrc, kSeq, kDst, kTs,
-         {"reason", "string", "`timeout`, `nak` or `nic_full`."},
+         {"reason", "string",
+          "`timeout`, `nak` or `nic_full`; reliable service: `recalled` (a receiver failed "
+          "before ACKing the scattering, which was aborted: every message of it gets a row)."},
          {"time_ns", "ns", "When the failure was reported."}}};
     return trace;
 }
@@ -74,10 +76,46 @@ PreparesTrace()
     return trace;
 }
 
+const TraceSchema&
+ControllerTrace()
+{
+    static const TraceSchema trace{
+        "onepipe_controller",
+        "Reliable service: one row per step of the failure-handling controller "
+        "(docs/onepipe.md, \"Failure handling\"), in time order.",
+        {{"time_ns", "ns", "When the controller took the step."},
+         {"event", "string",
+          "`report` (a switch reported a silent port: `node`, `port`, `ts` = the last commit "
+          "barrier from it), `failed` (Determine declared `process` failed with failure "
+          "timestamp `ts`: its messages below `ts` are delivered, none at or above), "
+          "`broadcast` (epoch `ts` sent to every correct process), `resume` (`node` removes "
+          "`port` from its commit inputs)."},
+         {"node", "string", "The switch (report, resume), else empty."},
+         {"port", "int", "Its port (report, resume), else -1."},
+         {"process", "int", "The failed process (failed), else -1."},
+         {"ts", "uint64", "See `event`."}}};
+    return trace;
+}
+
+const TraceSchema&
+CallbacksTrace()
+{
+    static const TraceSchema trace{
+        "onepipe_callbacks",
+        "Reliable service: one row per process-failure callback (Table 1), run by a correct "
+        "process after its Discard and Recall steps for a failure notice.",
+        {{"process", "int", "The process running the callback."},
+         {"failed", "int", "The failed process."},
+         {"failure_ts", "uint64", "Its failure timestamp."},
+         {"time_ns", "ns", "When the callback ran."}}};
+    return trace;
+}
+
 std::vector<TraceSchema>
 OnePipeTraces()
 {
-    return {SendsTrace(), DeliveriesTrace(), FailuresTrace(), PreparesTrace()};
+    return {SendsTrace(),   DeliveriesTrace(), FailuresTrace(),
+            PreparesTrace(), ControllerTrace(), CallbacksTrace()};
 }
 
 } // namespace incsim::onepipe

@@ -1,5 +1,7 @@
 #include "protocols/onepipe/prepare-channels.h"
 
+#include <stdexcept>
+
 namespace incsim::onepipe
 {
 
@@ -12,7 +14,9 @@ PrepareChannels::PrepareChannels(HooksFor hooksFor, int64_t retransmitPs)
 void
 PrepareChannels::BeginScattering(uint64_t ts)
 {
-    m_pending.push_back(Pending{ts, 0});
+    Pending pending{ts, 0};
+    pending.firstMessage = m_firstMessage + m_messages.size();
+    m_pending.push_back(pending);
 }
 
 void
@@ -27,9 +31,24 @@ PrepareChannels::Send(uint32_t dst, const Segment& segment)
     {
         link.channel = std::make_unique<Channel>(m_hooksFor(dst), m_retransmitPs);
     }
+    if (segment.fragment == 0)
+    {
+        m_messages.push_back(Message{dst, segment.sequence});
+        ++m_pending.back().messages;
+    }
     link.scatterings.push_back(m_firstPending + m_pending.size() - 1);
     ++m_pending.back().unacked;
     link.channel->Send(segment);
+}
+
+void
+PrepareChannels::Retire(uint64_t entry)
+{
+    if (entry & kRecallBit)
+    {
+        --m_recallsOutstanding;
+    }
+    --At(entry & ~kRecallBit).unacked;
 }
 
 bool
@@ -44,17 +63,76 @@ PrepareChannels::ReceiveAck(uint32_t dst, uint32_t next)
     link.channel->ReceiveAck(next);
     for (size_t acked = before - link.channel->InFlight(); acked > 0; --acked)
     {
-        --m_pending[link.scatterings.front() - m_firstPending].unacked;
+        Retire(link.scatterings.front());
         link.scatterings.pop_front();
     }
+    return Settle();
+}
+
+bool
+PrepareChannels::Settle()
+{
     bool advanced = false;
     while (!m_pending.empty() && m_pending.front().unacked == 0)
     {
+        const uint32_t messages = m_pending.front().messages;
+        m_messages.erase(m_messages.begin(), m_messages.begin() + messages);
+        m_firstMessage += messages;
         m_pending.pop_front();
         ++m_firstPending;
         advanced = true;
     }
     return advanced;
+}
+
+void
+PrepareChannels::Abort(uint32_t dst, std::vector<uint64_t>& aborted)
+{
+    if (dst >= m_links.size() || !m_links[dst].channel)
+    {
+        return;
+    }
+    Link& link = m_links[dst];
+    for (uint64_t entry : link.scatterings)
+    {
+        Retire(entry);
+        Pending& pending = At(entry & ~kRecallBit);
+        if (!(entry & kRecallBit) && !pending.aborted)
+        {
+            pending.aborted = true;
+            aborted.push_back(entry);
+        }
+    }
+    link.scatterings.clear();
+    m_retransmittedAborted += link.channel->GetCounters().retransmitted;
+    link.channel.reset();
+}
+
+std::vector<PrepareChannels::Message>
+PrepareChannels::MessagesOf(uint64_t scattering) const
+{
+    const Pending& pending = At(scattering);
+    const auto first = m_messages.begin() + (pending.firstMessage - m_firstMessage);
+    return std::vector<Message>(first, first + pending.messages);
+}
+
+void
+PrepareChannels::Recall(uint64_t scattering, const Message& message)
+{
+    Channel* channel = Find(message.dst);
+    if (channel == nullptr)
+    {
+        throw std::logic_error("PrepareChannels::Recall: no channel to the receiver");
+    }
+    Pending& pending = At(scattering);
+    ++pending.unacked;
+    ++m_recallsOutstanding;
+    m_links[message.dst].scatterings.push_back(scattering | kRecallBit);
+    Segment recall;
+    recall.ts = pending.ts;
+    recall.sequence = message.sequence;
+    recall.recall = true;
+    channel->Send(recall);
 }
 
 PrepareChannels::Channel*
@@ -66,7 +144,7 @@ PrepareChannels::Find(uint32_t dst) const
 uint64_t
 PrepareChannels::Retransmitted() const
 {
-    uint64_t total = 0;
+    uint64_t total = m_retransmittedAborted;
     for (const Link& link : m_links)
     {
         if (link.channel)

@@ -30,6 +30,7 @@ struct Stats
     uint64_t failuresTimeout = 0;   ///< send failures: no ACK in time
     uint64_t failuresNak = 0;
     uint64_t failuresNic = 0;       ///< the NIC queue was full
+    uint64_t failuresRecalled = 0;  ///< reliable: aborted scatterings' messages
     uint64_t acksSent = 0;
     uint64_t hostBeacons = 0;
     /// A host's clock was behind a barrier it received and jumped to it (Lamport's rule).
@@ -48,6 +49,7 @@ struct Traces
     CsvWriter* deliveries = nullptr;
     CsvWriter* failures = nullptr;
     CsvWriter* prepares = nullptr;
+    CsvWriter* callbacks = nullptr; ///< reliable: process-failure callbacks
 };
 
 /// Records a delivery to the application of process `dst` now (its CPU cost paid): the count,

@@ -323,7 +323,7 @@ TEST_CASE("outputs.traces names only traces the protocol writes", "[inputs]")
                       "outputs": {"traces": ["messages"]}})") ==
           "test.json: /outputs/traces/0: unknown onepipe trace \"messages\" (known: packets, "
           "links, queues, onepipe_sends, onepipe_deliveries, onepipe_failures, "
-          "onepipe_prepares)");
+          "onepipe_prepares, onepipe_controller, onepipe_callbacks)");
     // The default is what the protocol writes: udp's messages, never a trace nobody writes.
     InitIncsim();
     CHECK(ScenarioFromJson(R"({"duration": "1ms", "topology": {"generator": "star"},

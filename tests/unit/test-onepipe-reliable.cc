@@ -2,7 +2,8 @@
 // properties, atomicity and commit before delivery among them, on randomized lossy runs of
 // every incarnation on a k=4 fat-tree and the testbed; the negative control that delivers on
 // the best-effort barrier; the checker on handwritten traces; determinism; the extra RTT over
-// best effort; and the configurations the reliable service refuses.
+// best effort; and the configurations the reliable service refuses (its faults:
+// test-onepipe-failures.cc).
 
 #include "onepipe-test-support.h"
 #include "test-support.h"
@@ -247,11 +248,6 @@ TEST_CASE("The reliable service refuses what it cannot run, naming the JSON path
                                                     "idle_hosts": "silent")",
                                                  "")),
                       Catch::Contains("/protocol/params/idle_hosts"));
-    CHECK_THROWS_WITH(
-        RunIn(dir, OnePipeScenario(kFatTree4, R"("service": "reliable")", "",
-                                   R"("faults": [{"at": "50us", "action": "link_down",
-                                                  "link": ["a0_0", "c0"]}],)")),
-        Catch::Contains("/faults/0/action") && Catch::Contains("controller"));
     CHECK_THROWS_WITH(RunIn(dir, OnePipeScenario(kFatTree4, R"("reliable_delivery": "early")",
                                                  "")),
                       Catch::Contains("/protocol/params/reliable_delivery"));

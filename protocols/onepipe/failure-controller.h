@@ -1,0 +1,101 @@
+#ifndef INCSIM_ONEPIPE_FAILURE_CONTROLLER_H
+#define INCSIM_ONEPIPE_FAILURE_CONTROLLER_H
+
+#include "protocols/onepipe/failure-notice.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace incsim
+{
+class CsvWriter;
+class Topology;
+} // namespace incsim
+
+namespace incsim::onepipe
+{
+
+class CommitInputs;
+class OnePipeEndpoint;
+
+/// The controller's settings, filled from /protocol/params (whose spec holds the defaults).
+struct ControllerConfig
+{
+    /// Topology node of the controller's host: the root of Determine's routing graph.
+    uint32_t rootNode = 0;
+    /// One way over the management network, for every control message.
+    int64_t delayPs = 0;
+    /// The controller's CPU time per message it receives or sends, served one at a time.
+    int64_t costPs = 0;
+    /// From the first report of a round to Determine.
+    int64_t determineWaitPs = 0;
+    uint32_t processesPerHost = 0;
+};
+
+/// Reliable 1Pipe's failure-handling controller (paper 5.2; docs/onepipe.md, "Failure
+/// handling"): a single process at a host, reached over the management network. It collects
+/// the switches' reports (Detect), finds the processes cut off from its host in the routing
+/// graph without the reported links and their failure timestamps from the cut (Determine),
+/// sends them to every correct process (Broadcast), waits for every correct process's
+/// completion (after its Discard, Recall and Callback), then has the reporting switches drop
+/// the reported ports from their commit inputs (Resume).
+class FailureController
+{
+  public:
+    /// `processes`: every process by id; `trace`: onepipe_controller (may be null).
+    FailureController(const Topology& topology, const ControllerConfig& config,
+                      std::vector<OnePipeEndpoint*> processes, CsvWriter* trace);
+
+    /// The switch at `node` and its commit inputs (Resume acts on them).
+    void AddSwitch(uint32_t node, CommitInputs& inputs);
+    /// A switch's report (M6), sent now.
+    void SendReport(uint32_t node, uint32_t port, uint64_t commit);
+    /// A process's completion (M10) of notice `epoch`, sent now.
+    void SendCompletion(uint32_t process, uint64_t epoch);
+
+    uint64_t FailedProcesses() const { return m_failedCount; }
+    uint64_t Epochs() const { return m_epoch; }
+    uint64_t Resumes() const { return m_resumes; }
+
+  private:
+    struct Report
+    {
+        uint32_t node;
+        uint32_t port;
+        uint32_t link;
+        uint32_t peer; ///< the node on the other side of the silent port
+        uint64_t commit;
+        bool applied = false; ///< taken out of the routing graph by a Determine
+        bool resumed = false;
+    };
+
+    /// When the controller's CPU is done with one more message, in ps from now.
+    int64_t Serve();
+    void ReceiveReport(uint32_t node, uint32_t port, uint64_t commit);
+    void ReceiveCompletion(uint32_t process, uint64_t epoch);
+    void Determine();
+    void Resume();
+    /// The component of every node in the graph without the reported links (0: the root's).
+    std::vector<uint32_t> Components() const;
+    void Trace(const char* event, uint32_t node, int64_t port, int64_t process, uint64_t ts);
+
+    const Topology& m_topology;
+    ControllerConfig m_config;
+    std::vector<OnePipeEndpoint*> m_processes;
+    std::vector<CommitInputs*> m_inputs; ///< by node id
+    CsvWriter* m_trace;
+    int64_t m_busyUntilPs = 0;
+    std::vector<Report> m_reports;
+    std::vector<bool> m_linkDown;
+    std::vector<bool> m_failed;         ///< by process
+    std::vector<bool> m_awaiting;       ///< by process: its completion of m_epoch is due
+    uint64_t m_awaitingCount = 0;
+    uint64_t m_epoch = 0;
+    bool m_determinePending = false;
+    uint64_t m_failedCount = 0;
+    uint64_t m_resumes = 0;
+};
+
+} // namespace incsim::onepipe
+
+#endif

@@ -1,0 +1,96 @@
+#include "protocols/onepipe/failure-detector.h"
+
+#include "protocols/onepipe/onepipe-wire.h"
+#include "sim/core/sim-time.h"
+#include "sim/switch/p4-pipeline.h"
+#include "sim/switch/switch-device.h"
+
+#include <ns3/simulator.h>
+
+#include <stdexcept>
+
+namespace incsim::onepipe
+{
+
+namespace
+{
+p4rt::ControlPlane&
+ControlOf(SwitchDevice& device)
+{
+    auto* pipeline = dynamic_cast<P4Pipeline*>(device.GetPipeline());
+    if (pipeline == nullptr)
+    {
+        throw std::logic_error("ChipCommitInputs: the switch does not run onepipe.p4");
+    }
+    return pipeline->Control();
+}
+} // namespace
+
+uint32_t
+ChipCommitInputs::SilentCommitInputs() const
+{
+    const p4rt::ControlPlane& control = ControlOf(m_device);
+    const uint64_t live = control.ReadRegister(contract::MyIngress::live_ports::kName, 0).Low64();
+    const uint64_t commit =
+        control.ReadRegister(contract::MyIngress::commit_live::kName, 0).Low64();
+    return static_cast<uint32_t>(commit & ~live);
+}
+
+uint64_t
+ChipCommitInputs::LastCommit(uint32_t port) const
+{
+    return ControlOf(m_device).ReadRegister(contract::MyIngress::port_commit::kName, port).Low64();
+}
+
+void
+ChipCommitInputs::RemoveCommitInput(uint32_t port)
+{
+    p4rt::ControlPlane& control = ControlOf(m_device);
+    const uint64_t commit =
+        control.ReadRegister(contract::MyIngress::commit_live::kName, 0).Low64();
+    control.WriteRegister(contract::MyIngress::commit_live::kName, 0,
+                          p4rt::BitString(commit & ~(uint64_t{1} << port)));
+}
+
+FailureDetector::FailureDetector(SwitchDevice& device, CommitInputs& inputs, int64_t intervalPs,
+                                 Report report)
+    : m_device(device),
+      m_inputs(inputs),
+      m_intervalPs(intervalPs),
+      m_report(std::move(report))
+{
+}
+
+FailureDetector::~FailureDetector()
+{
+    m_poll.Cancel();
+}
+
+void
+FailureDetector::Start()
+{
+    // Half an interval after each synchronized tick, when the tick's timeouts are applied.
+    const int64_t now = NowPs();
+    const int64_t first = (now / m_intervalPs + 1) * m_intervalPs + m_intervalPs / 2;
+    m_poll = ns3::Simulator::Schedule(ns3::PicoSeconds(first - now), &FailureDetector::Poll, this);
+}
+
+void
+FailureDetector::Poll()
+{
+    m_poll = ns3::Simulator::Schedule(ns3::PicoSeconds(m_intervalPs), &FailureDetector::Poll, this);
+    if (!m_device.IsUp())
+    {
+        return;
+    }
+    uint32_t silent = m_inputs.SilentCommitInputs() & ~m_reported;
+    while (silent != 0)
+    {
+        const uint32_t port = static_cast<uint32_t>(__builtin_ctz(silent));
+        silent &= silent - 1;
+        m_reported |= 1u << port;
+        m_report(m_device.NodeId(), port, m_inputs.LastCommit(port));
+    }
+}
+
+} // namespace incsim::onepipe
