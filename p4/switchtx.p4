@@ -17,7 +17,8 @@
  * Per slot, three register arrays, each read and written exactly once per GaS packet, in
  * Fig. 7's order (Tofino: one stateful ALU per array and stage):
  *   slot_owner    the txn_id bits above the slot index: which transaction holds the slot;
- *   slot_aborted  set by the transaction's first fail;
+ *   slot_aborted  flags: aborted (the transaction's first fail came), early (a message installed
+ *                 the transaction before its init came);
  *   slot_counter  the weighted count gathered so far in the current phase.
  * The slot is txn_id mod SWITCHTX_SLOTS (v1model's identity hash), so (owner, slot) is the
  * whole txn_id and a message of an earlier transaction on a reused slot is recognised.
@@ -27,7 +28,11 @@
  * a subtree's total from a lower switch, so a threshold counts participants at every level.
  *  - init: sent up the tree untouched; the root, then each switch as it comes down, installs
  *    it (owner := the transaction, aborted := 0, counter := 0) and scatters it to its child
- *    tree switches (its scatter group); consumed where it ends.
+ *    tree switches (its scatter group); consumed where it ends. A late init (of an attempt
+ *    before the owner's) is dropped.
+ *  - any other message of a later attempt than the slot's owner's outran its init: it installs
+ *    its transaction (marked early, so that its init changes nothing when it comes) and goes on
+ *    as below.
  *  - fail (not stale, not aborted): aborted := 1; up to the parent, or, at the root, down to
  *    the scatter group (write participants and client); a replica addressed to the fail's
  *    sender is pruned in egress. Coming down, a fail sets aborted at a lower switch and is
@@ -37,7 +42,7 @@
  *    with count := the total, goes to the parent, or, at the root, down: multicast to the
  *    scatter group, except commit_ok, which is routed to its IPv4 destination (the client).
  *  - coming down: multicast to this switch's scatter group (commit_ok: routed), no counting.
- *  - stale (another transaction holds the slot) or aborted: dropped.
+ *  - stale (an earlier attempt than the slot's owner's) or aborted: dropped.
  *
  * Control-plane contract:
  *   MyIngress.switchtx_config     keyless; default action configure(switch_id, relay, mode):
@@ -45,7 +50,7 @@
  *                                 GaS here); relay 1: carry messages to and from the root only
  *                                 (scope Root), no state; mode MODE_* (tests only).
  *   MyIngress.switchtx_class      const entries: message type -> class and whether GaS applies.
- *   MyIngress.switchtx_events     counter(8, packets), indexed by EVENT_*.
+ *   MyIngress.switchtx_events     counter(9, packets), indexed by EVENT_*.
  *   MyIngress.switchtx_queue      counter(8, packets): SwitchTx messages by the queue priority
  *                                 they were given.
  *   MyEgress.switchtx_receivers   key egress_rid (exact): set_receiver(addr), the IPv4 address
@@ -67,6 +72,16 @@ const bit<16> SWITCHTX_PORT = 0x5458;
 #define SWITCHTX_SLOT_BITS 16
 const bit<32> SWITCHTX_SLOTS = 32w1 << SWITCHTX_SLOT_BITS;
 typedef bit<(32 - SWITCHTX_SLOT_BITS)> owner_t;
+
+/* Which attempt is later: the owner bits are a client slot's attempt counter, compared in
+ * serial-number arithmetic (RFC 1982): a message ahead of the slot's owner by less than half the
+ * owner space is of a later attempt, and takes the slot itself when it outran its init. An init
+ * behind the owner by at most SWITCHTX_LATE_INITS attempts is late (its attempt is over); any
+ * other init takes the slot, so a switch that saw none of a client slot's attempts for half the
+ * space is put right by the next init. Attempt 0 is never used: owner 0 is an empty slot (as
+ * after a restart), which any message takes. docs/switchtx.md, "Slot state". */
+const owner_t OWNER_HALF = (owner_t)(32w1 << (31 - SWITCHTX_SLOT_BITS));
+const owner_t SWITCHTX_LATE_INITS = 256;
 
 /* Slices per message (docs/switchtx.md, "Header capacity"): a path slice for each switch between
  * the sender and the root (a fat-tree's ToR, aggregation and core), and a down slice for each
@@ -108,8 +123,13 @@ const bit<32> EVENT_TO_PARENT = 2;      // a subtree's last message (or a fail) 
 const bit<32> EVENT_SCATTERED = 3;      // multicast to a scatter group
 const bit<32> EVENT_TO_CLIENT = 4;      // the last commit_ok, routed to the client
 const bit<32> EVENT_ABORTED = 5;        // a first fail set the aborted flag
-const bit<32> EVENT_STALE = 6;          // dropped: another transaction holds the slot
+const bit<32> EVENT_STALE = 6;          // dropped: an earlier attempt's (a late init too)
 const bit<32> EVENT_DROPPED_ABORTED = 7;  // dropped: the transaction has aborted
+const bit<32> EVENT_EARLY = 8;          // a message outran its init and installed the transaction
+
+/* slot_aborted's bits. */
+const bit<8> FLAG_ABORTED = 1;          // the transaction's first fail came
+const bit<8> FLAG_EARLY = 2;            // installed by a message: the init is still to come
 
 header switchtx_t {
     bit<8>  msg_type;
@@ -235,7 +255,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     register<owner_t>(SWITCHTX_SLOTS) slot_owner;
     register<bit<8>>(SWITCHTX_SLOTS) slot_aborted;
     register<bit<16>>(SWITCHTX_SLOTS) slot_counter;
-    counter(8, CounterType.packets) switchtx_events;
+    counter(9, CounterType.packets) switchtx_events;
     counter(8, CounterType.packets) switchtx_queue;
 
     action configure(bit<8> switch_id, bit<1> relay, bit<8> mode) {
@@ -331,40 +351,67 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             bool init = msg_type == TYPE_INIT;
             bool fail = msg_type == TYPE_FAIL;
             // An init goes up to the root untouched; the root and, as it comes down, every
-            // other switch of the tree install it, each exactly once.
-            bool install = init && (down || root);
+            // other switch of the tree act on it, each exactly once.
+            bool acts = !init || down || root;
             bit<32> slot;
             hash(slot, HashAlgorithm.identity, 32w0, { hdr.switchtx.txn_id }, SWITCHTX_SLOTS);
             owner_t txn = (owner_t)(hdr.switchtx.txn_id >> SWITCHTX_SLOT_BITS);
 
-            // Step 1: the owner. An init takes the slot; anything else must be its owner's.
+            // Step 1: the owner. An init takes the slot unless it is late; any other message
+            // takes it from an earlier attempt (the message outran its init: the init is
+            // unreliable and nothing orders it before the participants' messages), and is
+            // otherwise its owner's or stale.
             owner_t owner;
             slot_owner.read(owner, slot);
-            if (install) {
+            owner_t ahead = txn - owner;
+            owner_t behind = owner - txn;
+            bool own = ahead == 0;
+            bool empty = owner == 0;
+            bool claim = false;
+            if (init) {
+                claim = acts && (own || empty || behind > SWITCHTX_LATE_INITS);
+            } else {
+                claim = !own && (empty || ahead < OWNER_HALF);
+            }
+            if (claim) {
                 owner = txn;
             }
             slot_owner.write(slot, owner);
             bool stale = owner != txn;
 
-            // Steps 4-5: the aborted flag. An init clears it; the first fail sets it. The root's
-            // fail coming down passes a lower switch that already aborted (the fail came up
-            // through it): its other participants still need it.
-            bit<8> aborted;
-            slot_aborted.read(aborted, slot);
-            bool blocked = aborted != 0 && !(fail && down) && meta.mode != MODE_IGNORE_ABORTED;
-            bool dead = !init && (stale || blocked);
-            if (install) {
-                aborted = 0;
-            } else if (fail && !dead) {
-                aborted = 1;
+            // Steps 4-5: the flags. A transaction that takes the slot starts clean: an init
+            // clears the flags; a message that outran its init marks the slot early, and its
+            // init, when it comes, only clears the mark (the counter and the aborted flag are
+            // the transaction's already). The first fail sets aborted. The root's fail coming
+            // down passes a lower switch that already aborted (the fail came up through it):
+            // its other participants still need it.
+            bit<8> flags;
+            slot_aborted.read(flags, slot);
+            bool fresh = claim && !(init && own && (flags & FLAG_EARLY) != 0);
+            if (fresh) {
+                flags = 0;
             }
-            slot_aborted.write(slot, aborted);
+            bool blocked = (flags & FLAG_ABORTED) != 0 && !(fail && down) &&
+                           meta.mode != MODE_IGNORE_ABORTED;
+            bool dead = !init && (stale || blocked);
+            if (init && claim) {
+                flags = flags & ~FLAG_EARLY;
+            } else if (fresh) {
+                flags = FLAG_EARLY;
+            }
+            if (fail && !dead) {
+                flags = flags | FLAG_ABORTED;
+            }
+            slot_aborted.write(slot, flags);
 
             // Step 6: the counter. A gathered message coming up adds its weight; the one that
             // reaches the threshold resets it for the next phase and is passed on (in
             // MODE_EARLY_SCATTER, the phase's first message is passed on instead).
             bit<16> counted;
             slot_counter.read(counted, slot);
+            if (fresh) {
+                counted = 0;
+            }
             bit<32> total = (bit<32>)counted + (bit<32>)hdr.switchtx.count;
             bool gathers = !init && !dead && !fail && !down;
             bool last = gathers && total >= (bit<32>)meta.threshold;
@@ -372,7 +419,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             if (meta.mode == MODE_EARLY_SCATTER) {
                 pass = gathers && counted == 0;
             }
-            if (install || last) {
+            if (last) {
                 counted = 0;
             } else if (gathers) {
                 counted = (bit<16>)total;
@@ -380,11 +427,19 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             slot_counter.write(slot, counted);
 
             standard_metadata.priority = meta.prio_class;
+            if (fresh && !init) {
+                switchtx_events.count(EVENT_EARLY);
+            }
             if (init) {
-                if (!install) {
+                if (!acts) {
                     to_parent();
+                } else if (stale) {
+                    switchtx_events.count(EVENT_STALE);
+                    mark_to_drop(standard_metadata);
                 } else {
-                    switchtx_events.count(EVENT_INIT);
+                    if (fresh) {
+                        switchtx_events.count(EVENT_INIT);
+                    }
                     if (meta.scatter_group != 0) {
                         hdr.switchtx.down = 1;
                         scatter();

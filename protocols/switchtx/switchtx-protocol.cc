@@ -486,14 +486,40 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
     {
         metrics[fmt::format("lock_time_{}_us", key)] = lockTimes[fmt::format("latency_{}_us", key)];
     }
+    if (m_cluster->Config().mode == Mode::InServer)
+    {
+        // The in-server gatherers' Table 1 events, as switch_events counts the switches'.
+        GasEngine::Counters total;
+        for (uint32_t h = 0; h < m_cluster->Hosts(); ++h)
+        {
+            const GasEngine::Counters& c = m_cluster->Engine(h).GetCounters();
+            total.inits += c.inits;
+            total.gathered += c.gathered;
+            total.scattered += c.scattered;
+            total.toClient += c.toClient;
+            total.aborted += c.aborted;
+            total.stale += c.stale;
+            total.droppedAborted += c.droppedAborted;
+            total.early += c.early;
+        }
+        metrics["gatherer_events"] = {{"init_installed", total.inits},
+                                      {"gathered", total.gathered},
+                                      {"scattered", total.scattered},
+                                      {"to_client", total.toClient},
+                                      {"aborted", total.aborted},
+                                      {"dropped_stale", total.stale},
+                                      {"dropped_aborted", total.droppedAborted},
+                                      {"installed_early", total.early}};
+    }
     if (!m_pipelines.empty())
     {
         // switchtx.p4's event counter, over every switch (a switch that restarted counts
         // from its restart: counters are state, like the slots).
         static constexpr const char* kEventNames[] = {
             "init_installed", "gathered", "to_parent", "scattered",
-            "to_client",      "aborted",  "dropped_stale", "dropped_aborted"};
-        static_assert(std::size(kEventNames) == contract::EVENT_DROPPED_ABORTED + 1);
+            "to_client",      "aborted",  "dropped_stale", "dropped_aborted",
+            "installed_early"};
+        static_assert(std::size(kEventNames) == contract::EVENT_EARLY + 1);
         for (size_t e = 0; e < std::size(kEventNames); ++e)
         {
             uint64_t total = 0;

@@ -212,6 +212,62 @@ TEST_CASE("The software GaS engine runs Table 1", "[switchtx][gas]")
         m = Message(MsgType::LockOk, next, 1);
         CHECK(engine.Process(m, slice) == GasEngine::Action::Scatter);
     }
+    SECTION("a message that outruns its init installs its transaction; the init then keeps "
+            "its count")
+    {
+        // The earlier transaction left a count behind.
+        ControlHeader m = Message(MsgType::LockOk, txn);
+        engine.Process(m, slice);
+        const uint32_t next = MakeTxnId(7, 2);
+        m = Message(MsgType::LockOk, next);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        ControlHeader late = Message(MsgType::Init, next);
+        CHECK(engine.Process(late, slice) == GasEngine::Action::Drop);
+        m = Message(MsgType::LockOk, next);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        m = Message(MsgType::LockOk, next);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Scatter);
+        CHECK(m.count == 3);
+        CHECK(engine.GetCounters().early == 1);
+        CHECK(engine.GetCounters().stale == 0);
+        // The init of the transaction before is late: it does not take the slot back.
+        ControlHeader stale = Message(MsgType::Init, txn);
+        CHECK(engine.Process(stale, slice) == GasEngine::Action::Drop);
+        CHECK(engine.GetCounters().stale == 1);
+        m = Message(MsgType::LockOk, next, 3);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Scatter);
+    }
+    SECTION("a fail that outruns its init aborts its transaction; the init keeps the abort")
+    {
+        const uint32_t next = MakeTxnId(7, 2);
+        ControlHeader fail = Message(MsgType::Fail, next);
+        CHECK(engine.Process(fail, GasSlice{1, 1, GasSlice::kNoParent, 5}) ==
+              GasEngine::Action::Scatter);
+        ControlHeader late = Message(MsgType::Init, next);
+        engine.Process(late, slice);
+        ControlHeader m = Message(MsgType::LockOk, next, 3);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        CHECK(engine.GetCounters().droppedAborted == 1);
+    }
+    SECTION("attempts compare in serial-number order; an init is late only just behind")
+    {
+        // Half the attempt space ahead is not later: stale. Its init takes the slot.
+        const uint32_t far = MakeTxnId(7, 1 + 0x8000);
+        ControlHeader m = Message(MsgType::LockOk, far, 3);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Drop);
+        CHECK(engine.GetCounters().stale == 1);
+        ControlHeader farInit = Message(MsgType::Init, far);
+        engine.Process(farInit, slice);
+        m = Message(MsgType::LockOk, far, 3);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Scatter);
+        // Attempt numbers wrap past 0xFFFF to 1 (0 is never used).
+        const uint32_t last = MakeTxnId(8, 0xFFFF);
+        ControlHeader lastInit = Message(MsgType::Init, last);
+        engine.Process(lastInit, slice);
+        m = Message(MsgType::LockOk, MakeTxnId(8, 1), 3);
+        CHECK(engine.Process(m, slice) == GasEngine::Action::Scatter);
+        CHECK(engine.GetCounters().early == 1);
+    }
 }
 
 TEST_CASE("SwitchTx phase order follows Table 1, skipping empty phases", "[switchtx][phases]")

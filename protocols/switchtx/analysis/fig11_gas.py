@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from incsim_analysis import style  # noqa: E402
 from incsim_analysis.figure import equals, load_sweep, save  # noqa: E402
-from switchtx_scaling_plots import COORDINATION, panel, print_ratio  # noqa: E402
+from switchtx_plots import COORDINATION, panel, print_ratio  # noqa: E402
 
 N = "workload.servers_per_op"
 LAYOUT = "topology.params.layout"

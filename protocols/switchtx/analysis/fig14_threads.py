@@ -5,7 +5,7 @@ testbed and (b) on a single switch (FaSST, Eris with at most 5 threads per serve
 
 usage: /usr/bin/python3 protocols/switchtx/analysis/fig14_threads.py --db results.sqlite --out DIR
 Reads the "switchtx-fig14" sweep (scenarios/switchtx/fig14-threads.json: 2, 8, 16, 24 threads
-per server; Eris at 2 and 5). SwitchTx is +all (+Tree-GaS and +Reorder, static MPL). Writes
+per server; Eris at 2 and 5). SwitchTx is +all (+Tree-GaS, +Reorder and +MPL, dynamic). Writes
 DIR/switchtx-fig14.png and .pdf and prints the plotted numbers and SwitchTx over FaSST beside
 the paper's claims (S24, S25).
 """
@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 import matplotlib.pyplot as plt  # noqa: E402
 
 from incsim_analysis.figure import load_sweep, save  # noqa: E402
-from switchtx_scaling_plots import ALL, ERIS, FASST, THROUGHPUT, mops, panel, print_ratio  # noqa: E402,E501
+from switchtx_plots import ALL, ERIS, FASST, THROUGHPUT, mops, panel, print_ratio  # noqa: E402
 
 THREADS = "protocol.params.threads"
 LAYOUT = "topology.params.layout"

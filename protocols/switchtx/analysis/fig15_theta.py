@@ -4,7 +4,7 @@ testbed, 8 servers x 24 threads (Sec. 5.5.1).
 
 usage: /usr/bin/python3 protocols/switchtx/analysis/fig15_theta.py --db results.sqlite --out DIR
 Reads the "switchtx-fig15" sweep (scenarios/switchtx/fig15-theta.json: theta 0.6, 0.8, 0.9, 0.99).
-+all is +Tree-GaS with +Reorder and the static MPL (no dynamic MPL on main yet). Writes
++all is +Tree-GaS with +Reorder and +MPL (dynamic admission, Listing 1). Writes
 DIR/switchtx-fig15.png and .pdf and prints the plotted numbers and the ratios to FaSST beside the
 paper's claims (S27, S28 and the latency trend).
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 
-from switchtx_scaling_plots import contention_figure  # noqa: E402
+from switchtx_plots import contention_figure  # noqa: E402
 
 if __name__ == "__main__":
     contention_figure(__doc__, "switchtx-fig15", "workload.theta", "Zipf theta (YCSB-T)",
