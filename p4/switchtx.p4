@@ -10,6 +10,9 @@
  * reaches coming down, each with its scatter group).
  * A switch acts on a message of a Table 1 type whose slices name it; it forwards every other
  * packet by IPv4 (lib/ecmp.p4), SwitchTx's with the class of their type.
+ * A reliable-channel packet (a data segment or an acknowledgement, RDMA RC's role) is
+ * switchtx_t alone, of type TYPE_RC: no coordination header, as RoCE carries none, and routed
+ * in the medium class (one class per connection).
  *
  * Per slot, three register arrays, each read and written exactly once per GaS packet, in
  * Fig. 7's order (Tofino: one stateful ALU per array and stage):
@@ -106,6 +109,8 @@ const bit<8> TYPE_LOCK_REQUEST = 9;     // lock request with the write data, to 
 const bit<8> TYPE_WRITE_DATA = 10;      // write data to a write backup
 const bit<8> TYPE_ABORT = 11;           // client's abort after a timeout
 const bit<8> TYPE_READ_DATA = 12;       // a read-only transaction's read-set data
+/* The reliable channel's segments and acknowledgements: switchtx_t without slices, forwarded. */
+const bit<8> TYPE_RC = 0;
 
 /* §3.4.1's classes, as queue priorities (higher is served first); 0 stays other traffic's. */
 const bit<3> CLASS_LOW = 1;
@@ -199,7 +204,10 @@ parser MyParser(packet_in packet, out headers_t hdr, inout metadata_t meta,
 
     state parse_switchtx {
         packet.extract(hdr.switchtx);
-        transition parse_slice;
+        transition select(hdr.switchtx.msg_type) {
+            TYPE_RC: accept;
+            default: parse_slice;
+        }
     }
 
     // A message cut short leaves its last down slice invalid, and ingress forwards it untouched.
@@ -280,6 +288,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             TYPE_FAIL: classify(CLASS_HIGH, 1);
             TYPE_VERSION_COPY_OK: classify(CLASS_HIGH, 1);
             TYPE_READ: classify(CLASS_LOW, 0);
+            TYPE_RC: classify(CLASS_MEDIUM, 0);
         }
     }
 
@@ -304,14 +313,16 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             return;
         }
         bool route = true;
-        if (hdr.switchtx.isValid() && hdr.downs[SWITCHTX_DOWN_SLICES - 1].isValid()) {
+        // A reliable-channel packet has no slices to complete it; a control message needs all.
+        bool rc = hdr.switchtx.isValid() && hdr.switchtx.msg_type == TYPE_RC;
+        if (rc || (hdr.switchtx.isValid() && hdr.downs[SWITCHTX_DOWN_SLICES - 1].isValid())) {
             switchtx_config.apply();
             switchtx_class.apply();
             if (hdr.switchtx.retry == 1) {
                 meta.prio_class = CLASS_HIGH;
             }
             switchtx_queue.count((bit<32>)meta.prio_class);
-            if (meta.switch_id != 0) {
+            if (!rc && meta.switch_id != 0) {
                 PICK_SLICE(0) PICK_SLICE(1) PICK_SLICE(2)
                 if (hdr.switchtx.down == 1) {
                     PICK_DOWN(0) PICK_DOWN(1) PICK_DOWN(2) PICK_DOWN(3)

@@ -11,8 +11,8 @@ namespace incsim::switchtx
 
 namespace
 {
-constexpr uint32_t kHeaderBytes = 16;
-constexpr uint32_t kItemBytes = 8 + 16 + 8;  // key, value, version
+constexpr uint32_t kHeaderBytes = DataMessage::kHeaderBytes;
+constexpr uint32_t kItemBytes = DataMessage::kItemBytes;
 
 /// Whether txn id `a` is of a later attempt of its slot than `b` (16-bit counters wrap).
 bool

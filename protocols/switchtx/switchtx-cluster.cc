@@ -118,21 +118,22 @@ Cluster::ChannelOf(uint32_t src, uint32_t dst, uint32_t thread)
     {
         Channel::Hooks hooks;
         // A connection has one traffic class, as an RDMA QP has one service level: its
-        // segments carry no SwitchTx type and no retry bit, so the switches route them all in
+        // segments and acknowledgements are type Rc with no retry bit and no slices (RoCE's
+        // transport header carries no coordination header), so the switches route them all in
         // the medium class and none overtakes another in a priority queue (go-back-N would
         // drop it and wait for the retransmission timer). Stats count them by their type.
         hooks.transmit = [this, src, dst, thread](uint32_t seq, const DataMessage& message) {
             ControlHeader header;
-            header.type = kConnectionType;
+            header.type = MsgType::Rc;
             header.txnId = message.txnId;
             Transmit(src, dst, thread, header, HostHeader{HostHeader::Kind::Segment, seq},
                      message.bytes, message.wireType);
         };
         hooks.transmitAck = [this, src, dst, thread](uint32_t next) {
             ControlHeader header;
-            header.type = kConnectionType;
+            header.type = MsgType::Rc;
             Transmit(dst, src, thread, header, HostHeader{HostHeader::Kind::Ack, next}, 0,
-                     kConnectionType);
+                     MsgType::Rc);
         };
         hooks.deliver = [this, dst, thread](const DataMessage& message) {
             Deliver(dst, thread, WorkItem::Data(message.srcHost, message));
@@ -148,12 +149,12 @@ Cluster::Transmit(uint32_t src, uint32_t dst, uint32_t thread, const ControlHead
 {
     std::array<uint8_t, ControlHeader::kBytes + HostHeader::kBytes> bytes{};
     header.Encode(bytes.data());
-    host.Encode(bytes.data() + ControlHeader::kBytes);
+    host.Encode(bytes.data() + header.WireBytes());
+    const uint32_t length = header.WireBytes() + HostHeader::kBytes;
     const auto type = static_cast<size_t>(counted);
     ++m_stats.packetsByType[type < m_stats.packetsByType.size() ? type : 0];
-    m_world.Host(src).SendUdp(kSwitchTxPort, dst, PortOf(thread), bytes.data(), bytes.size(),
-                              static_cast<uint32_t>(bytes.size()) + payloadBytes,
-                              ClassOf(header.type, header.retry));
+    m_world.Host(src).SendUdp(kSwitchTxPort, dst, PortOf(thread), bytes.data(), length,
+                              length + payloadBytes, ClassOf(header.type, header.retry));
 }
 
 void
@@ -191,8 +192,9 @@ Cluster::Receive(uint32_t host, uint32_t thread, const Datagram& datagram)
     HostHeader hostHeader;
     if (datagram.srcPort != kSwitchTxPort || datagram.srcHost >= Hosts() ||
         !header.Decode(datagram.bytes, datagram.materialised) ||
-        !hostHeader.Decode(datagram.bytes + ControlHeader::kBytes,
-                           datagram.materialised - ControlHeader::kBytes))
+        !hostHeader.Decode(datagram.bytes + header.WireBytes(),
+                           datagram.materialised - header.WireBytes()) ||
+        (header.type == MsgType::Rc) != (hostHeader.kind != HostHeader::Kind::Control))
     {
         return;  // not ours
     }

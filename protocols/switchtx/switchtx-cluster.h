@@ -103,7 +103,7 @@ struct ClusterStats
     std::vector<uint64_t> committedByKind;
     std::array<int64_t, kFunctions> cpuPs{};
     std::array<uint64_t, kFunctions> jobs{};
-    std::array<uint64_t, 16> packetsByType{};  ///< sent, by wire type (0: RC acknowledgements)
+    std::array<uint64_t, 16> packetsByType{};  ///< sent, by wire type (Rc: RC acknowledgements)
     uint64_t rcRetransmits = 0;
     uint64_t staleDropped = 0;  ///< control messages for a transaction a participant left
     uint64_t pendingAtEnd = 0;  ///< history decisions whose fate was unknown at the end
@@ -140,6 +140,11 @@ struct DataMessage
         uint64_t value = 0;
         uint64_t version = 0;
     };
+
+    /// Payload bytes of every message (what it is, its attempt), and of each item in it
+    /// (key, value, version).
+    static constexpr uint32_t kHeaderBytes = 16;
+    static constexpr uint32_t kItemBytes = 8 + 16 + 8;
 
     Kind kind = Kind::ReadRequest;
     MsgType wireType = MsgType::Read;
@@ -231,8 +236,6 @@ class Cluster
     /// Sends one packet; `counted` is the type packetsByType counts it under.
     void Transmit(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header,
                   HostHeader host, uint32_t payloadBytes, MsgType counted);
-    /// The type reliable-channel packets carry: none of SwitchTx's (routed, medium class).
-    static constexpr MsgType kConnectionType = static_cast<MsgType>(0);
     void Deliver(uint32_t host, uint32_t thread, WorkItem item);
 
     World& m_world;

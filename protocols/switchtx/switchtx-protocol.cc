@@ -538,6 +538,8 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
         metrics["cpu_ns_by_function"][name] = static_cast<double>(stats.cpuPs[f]) / 1e3;
         metrics["jobs_by_function"][name] = stats.jobs[f];
     }
+    // By wire type; segments count under their message's type, acknowledgements under Rc.
+    static_assert(static_cast<size_t>(MsgType::Rc) == 0, "kTypeNames[0] is rc_ack");
     static constexpr const char* kTypeNames[] = {
         "rc_ack",     "init",         "lock_ok",      "validate_ok",    "replicate_ok",
         "commit_ok",  "fail",         "version_copy_ok", "read",        "lock_request",

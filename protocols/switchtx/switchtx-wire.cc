@@ -51,22 +51,29 @@ ControlHeader::Encode(uint8_t* out) const
     out[kFlagsByte] = static_cast<uint8_t>((down ? kDownBit : 0) | (retry ? kRetryBit : 0));
     StoreBe16(out + kCountByte, count);
     StoreBe32(out + kTxnIdByte, txnId);
-    WriteGasSlices(slices, out + Layout::kBytes);
+    if (type != MsgType::Rc)
+    {
+        WriteGasSlices(slices, out + Layout::kBytes);
+    }
 }
 
 bool
 ControlHeader::Decode(const uint8_t* bytes, uint32_t length)
 {
-    if (length < kBytes)
+    if (length < Layout::kBytes)
     {
         return false;
     }
     type = static_cast<MsgType>(bytes[kTypeByte]);
+    if (length < WireBytes())
+    {
+        return false;
+    }
     down = (bytes[kFlagsByte] & kDownBit) != 0;
     retry = (bytes[kFlagsByte] & kRetryBit) != 0;
     count = LoadBe16(bytes + kCountByte);
     txnId = LoadBe32(bytes + kTxnIdByte);
-    slices = ReadGasSlices(bytes + Layout::kBytes);
+    slices = type == MsgType::Rc ? GasSlices{} : ReadGasSlices(bytes + Layout::kBytes);
     return true;
 }
 

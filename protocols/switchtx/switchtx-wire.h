@@ -12,12 +12,12 @@ namespace incsim::switchtx
 // The hosts' wire format, from p4/switchtx.p4's generated contract (switchtx-contract.h), so a
 // change of the program's constants or headers that this code does not follow fails the
 // build. Every SwitchTx packet is UDP from kSwitchTxPort to the receiving worker thread's
-// port, and starts with the switch's header: a switchtx_t and SWITCHTX_TREE_SWITCHES slices
-// (ControlHeader). Control messages are that header alone. Data messages (the reliable
-// channel's segments and acknowledgements) carry it too, with no slice naming a switch, so
-// switches route them with the priority class of their type (switchtx-spec [D] 15), and after
-// it. Every packet ends with a HostHeader, which the switches do not read: what the packet is
-// to the hosts (a control message, or a reliable-channel segment or acknowledgement).
+// port, and starts with the switch's header (ControlHeader): a control message's is a
+// switchtx_t and its slices; a reliable channel's segment or acknowledgement (type Rc) has a
+// switchtx_t alone, which the switches parse no further and route in the medium class (RDMA
+// RC carries no coordination header either). After it comes a HostHeader, which the switches
+// do not read: what the packet is to the hosts (a control message, or a reliable-channel
+// segment or acknowledgement).
 
 namespace contract = p4gen::switchtx::contract;
 
@@ -40,7 +40,8 @@ enum class MsgType : uint8_t
     LockRequest = contract::TYPE_LOCK_REQUEST,
     WriteData = contract::TYPE_WRITE_DATA,
     Abort = contract::TYPE_ABORT,
-    ReadData = contract::TYPE_READ_DATA
+    ReadData = contract::TYPE_READ_DATA,
+    Rc = contract::TYPE_RC  ///< a reliable-channel segment or acknowledgement: no slices
 };
 
 /// §3.4.1's priority class of a message (the switch's switchtx_class table): the messages
@@ -48,10 +49,11 @@ enum class MsgType : uint8_t
 /// retrying transaction first.
 uint8_t ClassOf(MsgType type, bool retry);
 
-/// switchtx_t and the slices.
+/// switchtx_t and, except for type Rc, the slices.
 struct ControlHeader
 {
     using Layout = contract::switchtx_t;
+    /// The longest: a control message's.
     static constexpr uint32_t kBytes = Layout::kBytes + GasSlices::kWireBytes;
 
     MsgType type = MsgType::Init;
@@ -61,8 +63,11 @@ struct ControlHeader
     uint32_t txnId = 0;
     GasSlices slices{};
 
+    /// Bytes on the wire: kBytes, or switchtx_t's alone for type Rc.
+    uint32_t WireBytes() const { return type == MsgType::Rc ? Layout::kBytes : kBytes; }
+    /// Writes WireBytes() bytes.
     void Encode(uint8_t* out) const;
-    /// False if `length` is too short.
+    /// False if `length` is too short for its type; an Rc header's slices are left empty.
     bool Decode(const uint8_t* bytes, uint32_t length);
 };
 

@@ -16,8 +16,8 @@ namespace incsim::switchtx
 
 namespace
 {
-constexpr uint32_t kHeaderBytes = 16;
-constexpr uint32_t kItemBytes = 8 + 16 + 8;  // key, value, version
+constexpr uint32_t kHeaderBytes = DataMessage::kHeaderBytes;
+constexpr uint32_t kItemBytes = DataMessage::kItemBytes;
 
 void
 SortUnique(std::vector<uint32_t>& hosts)

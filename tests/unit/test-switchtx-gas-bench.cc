@@ -95,10 +95,12 @@ TEST_CASE("GaS microbenchmark: a participant's message that outruns its init at 
     // participant in that rack directly, so its version_copy_ok can reach the rack switch
     // first (the init queues on the core's downlink behind the other racks' data). Every
     // operation started by 100 us completes well before the 500 us timeout, or not at all.
+    // At 50 Gbps: since data messages carry no slices (TYPE_RC), 100 Gbps links queue too
+    // little for the race to happen here.
     TempDir dir;
     const RunSummary run =
         RunIn(dir, GasScenario("switch", "multi", 8),
-              {"protocol.params.threads=24", "workload.stop=\"100us\"",
+              {"protocol.params.threads=24", "workload.stop=\"100us\"", "links.rate=\"50Gbps\"",
                "outputs.traces=[\"txn_log\",\"txn_client\",\"switchtx_gas\"]"});
     const nlohmann::json& m = run.metrics["switchtx"];
     const nlohmann::json& events = m["switch_events"];
@@ -126,9 +128,12 @@ TEST_CASE("GaS microbenchmark: a switch that scatters before the threshold break
     {
         INFO(layout);
         TempDir dir;
+        // 24 threads: at 6, since data messages carry no slices (TYPE_RC), a single switch's
+        // participants all send before an early scatter reaches them.
         const RunSummary run =
             RunIn(dir, GasScenario("switch", layout, 8),
-                  {"protocol.params.switch_mode=\"broken-early-scatter\""});
+                  {"protocol.params.switch_mode=\"broken-early-scatter\"",
+                   "protocol.params.threads=24"});
         // Participants leave before the others arrived (and some take a scatter before
         // their plan, so their operation never completes as measured).
         CHECK(Gas(run, "early") > 0);

@@ -62,6 +62,36 @@ TEST_CASE("SwitchTx control header encodes as switchtx.p4 parses it", "[switchtx
     CHECK_FALSE(d.Decode(bytes.data(), bytes.size() - 1));
 }
 
+TEST_CASE("A reliable-channel header is switchtx_t alone, as switchtx.p4 parses TYPE_RC",
+          "[switchtx][wire]")
+{
+    ControlHeader h;
+    h.type = MsgType::Rc;
+    h.txnId = 0x01020304;
+    h.slices.path[0] = GasSlice{7, 1, 2, 3};  // not on the wire: an Rc header has no slices
+    CHECK(h.WireBytes() == contract::switchtx_t::kBytes);
+    std::array<uint8_t, ControlHeader::kBytes> bytes{};
+    bytes.fill(0xEE);
+    h.Encode(bytes.data());
+    CHECK(bytes[0] == contract::TYPE_RC);
+    CHECK(bytes[7] == 0x04);
+    CHECK(bytes[contract::switchtx_t::kBytes] == 0xEE);  // nothing written after switchtx_t
+    ControlHeader d;
+    REQUIRE(d.Decode(bytes.data(), contract::switchtx_t::kBytes));
+    CHECK(d.type == MsgType::Rc);
+    CHECK(d.txnId == h.txnId);
+    CHECK(d.slices == GasSlices{});
+    CHECK_FALSE(d.Decode(bytes.data(), contract::switchtx_t::kBytes - 1));
+    CHECK(ClassOf(MsgType::Rc, false) == contract::CLASS_MEDIUM);
+    // A control message still needs its slices.
+    h.type = MsgType::LockOk;
+    CHECK(h.WireBytes() == ControlHeader::kBytes);
+    h.Encode(bytes.data());
+    CHECK_FALSE(d.Decode(bytes.data(), ControlHeader::kBytes - 1));
+    REQUIRE(d.Decode(bytes.data(), ControlHeader::kBytes));
+    CHECK(d.slices == h.slices);
+}
+
 TEST_CASE("SwitchTx priority classes follow §3.4.1", "[switchtx][wire]")
 {
     CHECK(ClassOf(MsgType::LockOk, false) == contract::CLASS_HIGH);

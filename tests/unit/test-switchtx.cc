@@ -6,11 +6,16 @@
 #include "test-support.h"
 
 #include "protocols/switchtx/switchtx-checker.h"
+#include "protocols/switchtx/switchtx-cluster.h"
 #include "sim/core/diagnostics.h"
+#include "sim/net/headers.h"
+#include "sim/trace/csv-reader.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -277,4 +282,61 @@ TEST_CASE("Without loss the reliable data plane never resends: a connection's se
     CHECK(report.Ok());
     CHECK(Metric(run, "committed") > 1000);
     CHECK(Metric(run, "rc_retransmits") == 0);
+}
+
+TEST_CASE("Reliable-channel packets carry switchtx_t and the host header but no slices, control "
+          "messages keep them",
+          "[switchtx][wire]")
+{
+    // The data plane is RDMA RC, whose RoCE transport header (BTH and ICRC, 16 bytes) carries
+    // no coordination header. Every segment and acknowledgement used to carry a control
+    // message's 77 bytes of switchtx_t and slices, which no switch reads, loading the
+    // testbed's rack uplinks with them.
+    InitIncsim();
+    const std::string mode = GENERATE("fasst", "in-server", "switch");
+    INFO(mode);
+    TempDir dir;
+    const RunSummary run = RunIn(dir, TxScenario(mode, kYcsbt),
+                                 {R"(outputs.traces=["packets"])", R"(workload.stop="200us")",
+                                  R"(duration="600us")"});
+    using switchtx::ControlHeader;
+    using switchtx::DataMessage;
+    using switchtx::HostHeader;
+    constexpr uint32_t kRcHeader = ControlHeader::Layout::kBytes + HostHeader::kBytes;
+    constexpr uint32_t kAck = std::max(kMinFrameBytes, kUdpFrameOverhead + kRcHeader);
+    // A phase command or reply: the message header alone.
+    constexpr uint32_t kSmallestSegment =
+        kUdpFrameOverhead + kRcHeader + DataMessage::kHeaderBytes;
+    constexpr uint32_t kControl = kUdpFrameOverhead + ControlHeader::kBytes + HostHeader::kBytes;
+
+    CsvReader packets(run.runDir + "/packets.csv", {"event", "node", "bytes", "priority"});
+    const size_t event = packets.Column("event");
+    const size_t node = packets.Column("node");
+    const size_t bytes = packets.Column("bytes");
+    const size_t priority = packets.Column("priority");
+    std::set<uint64_t> sizes;
+    std::set<uint64_t> rcClasses;
+    uint64_t frames = 0;
+    while (packets.Next())
+    {
+        if (packets.Text(event) != "tx" || packets.Text(node).rfind("srv", 0) != 0)
+        {
+            continue;  // one row per frame a server sends
+        }
+        ++frames;
+        sizes.insert(packets.Uint(bytes));
+        if (packets.Uint(bytes) != kControl)
+        {
+            rcClasses.insert(packets.Uint(priority));
+        }
+    }
+    REQUIRE(frames > 1000);
+    CHECK(sizes.count(kAck) == 1);
+    CHECK(sizes.count(kSmallestSegment) == 1);
+    CHECK(*sizes.begin() == kAck);
+    CHECK(*std::next(sizes.begin()) == kSmallestSegment);
+    // One class per connection: the switches route every RC packet in the medium class.
+    CHECK(rcClasses == std::set<uint64_t>{switchtx::contract::CLASS_MEDIUM});
+    // The other modes gather in a server or in the switches, by control messages.
+    CHECK(sizes.count(kControl) == (mode == "fasst" ? 0u : 1u));
 }
