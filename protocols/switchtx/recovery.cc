@@ -22,7 +22,7 @@ Writes(const TxnPlan& plan, uint32_t host)
 } // namespace
 
 void
-WorkerThread::FenceTakeovers(uint32_t dead)
+WorkerThread::FenceTakeovers()
 {
     for (const ClientSlot& slot : m_clientSlots)
     {
@@ -32,16 +32,18 @@ WorkerThread::FenceTakeovers(uint32_t dead)
         {
             continue;
         }
-        // Each promoted primary of a shard the attempt writes whose primary was `dead`. The
+        // The current primary of each shard the attempt writes whose primary in the plan is
+        // dead (also when a promoted one crashed in turn: its fences died with it). The
         // attempt's plan is in the coordination log of every live write replica that got it;
         // where none did, no live replica can have installed it, and the fence only waits
         // for its abort.
         const Placement& placement = m_cluster.GetPlacement();
         for (const PlanOp& op : slot.plan->ops)
         {
-            if (op.type == txn::AccessType::Write && op.primary == dead)
+            if (op.type == txn::AccessType::Write && !m_cluster.Alive(op.primary))
             {
-                m_cluster.Thread(placement.Primary(op.shard), m_thread).TakeOver(slot.plan, dead);
+                m_cluster.Thread(placement.Primary(op.shard), m_thread)
+                    .TakeOver(slot.plan, op.primary);
             }
         }
     }

@@ -112,7 +112,8 @@ struct ClusterStats
     std::array<uint64_t, 16> packetsByType{};  ///< sent, by wire type (0: RC acknowledgements)
     uint64_t rcRetransmits = 0;
     uint64_t staleDropped = 0;  ///< control messages for a transaction a participant left
-    uint64_t pendingAtEnd = 0;  ///< history decisions whose fate was unknown at the end
+    /// History decisions of live servers whose fate was unknown at the end
+    uint64_t pendingAtEnd = 0;
     /// In-switch: attempts whose tree did not fit the control header, driven by RPC instead
     uint64_t ungathered = 0;
     GasOps gas;

@@ -39,10 +39,10 @@ class WorkerThread
     uint32_t Mpl() const { return m_mpl; }
 
     // ---- server failures (recovery.cc; docs/switchtx.md "Failures")
-    /// At the detection of `dead`'s crash, for this thread's attempt in flight (this client
-    /// may be dead too): each shard whose primary was `dead` has its promoted primary hold
-    /// the attempt's keys there until it is decided.
-    void FenceTakeovers(uint32_t dead);
+    /// At a crash's detection, for this thread's attempts in flight (this client may be dead
+    /// too): each shard whose primary in the plan is known dead has its primary now hold the
+    /// attempt's keys there until it is decided.
+    void FenceTakeovers();
     /// A live client at the detection: attempts that involve `dead` are resolved now, reads
     /// waiting on it restarted; in-server attempts gathered by it likewise.
     void OnMemberDown(uint32_t dead, const std::vector<bool>& promoted);

@@ -331,3 +331,23 @@ TEST_CASE("SwitchTx refuses server faults it cannot recover from, naming the fau
             Catch::Contains("/faults/1/node") && Catch::Contains("shard 2"));
     }
 }
+
+TEST_CASE("A crashed server's validation of an attempt already aborted does not count as a "
+          "decision left pending",
+          "[switchtx][failure][regression]")
+{
+    // srv6 validated client 4's attempt 18 at 453.2 us, after its client had aborted it
+    // (451.2 us) and before the abort reached it; it crashed at 454 us. The decision stays
+    // pending in its log (nothing else settles a dead server's validation of an aborted
+    // attempt) and is dropped at the end like any other; it used to count in
+    // history_pending_at_end, the quiescence the other tests require.
+    InitIncsim();
+    TempDir dir;
+    const RunSummary run = RunIn(
+        dir,
+        CrashScenario(R"("coordination": "fasst", "replication": 3, "admission": "dynamic",
+                         "mpl_epoch": "100us", "max_mpl": 4)",
+                      "[" + Crash(454, 6) + ", " + Crash(530, 3) + "]", 0.005),
+        {"seed=132420"});
+    CheckRecovered(dir, run, {6, 3}, 530);
+}
