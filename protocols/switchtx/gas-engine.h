@@ -47,6 +47,9 @@ class GasEngine
     /// Processes `header` (coming up) with this gatherer's `slice`; updates the header's
     /// count on a scatter, as the switch does.
     Action Process(ControlHeader& header, const GasSlice& slice);
+    /// The control plane takes `slot` back from its owner (a crashed coordinator's, §3.5):
+    /// owner 0 is a txn id no attempt has, so the owner's later messages are stale.
+    void Recycle(uint32_t slot) { m_owner[slot] = 0; }
     const Counters& GetCounters() const { return m_counters; }
 
   private:

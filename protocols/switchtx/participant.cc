@@ -38,6 +38,30 @@ WorkerThread::Current(uint32_t txnId)
                : nullptr;
 }
 
+bool
+WorkerThread::TakenOver(const PlanOp& op) const
+{
+    return op.primary != m_host && !m_cluster.Alive(op.primary) &&
+           m_cluster.GetPlacement().Primary(op.shard) == m_host;
+}
+
+ServerLog::Handle
+WorkerThread::RowFor(Participation& p, uint32_t shard)
+{
+    for (const auto& [s, row] : p.rows)
+    {
+        if (s == shard)
+        {
+            return row;
+        }
+    }
+    const TxnPlan& plan = *p.plan;
+    const ServerLog::Handle row = m_cluster.Log(m_host).Append(
+        shard, 0, plan.client, plan.attempt, false, false, NowPs() / kPsPerNs);
+    p.rows.emplace_back(shard, row);
+    return row;
+}
+
 WorkerThread::Participation*
 WorkerThread::Adopt(const DataMessage& message)
 {
@@ -65,7 +89,14 @@ WorkerThread::Adopt(const DataMessage& message)
     }
     const uint32_t earlyTxnId = p.earlyTxnId;
     const MsgType earlyCommand = p.earlyCommand;
+    // Reset, keeping the vectors' capacity (no allocation per attempt once warm).
+    auto rows = std::move(p.rows);
+    auto copied = std::move(p.copiedVersions);
+    rows.clear();
+    copied.clear();
     p = Participation{};
+    p.rows = std::move(rows);
+    p.copiedVersions = std::move(copied);
     p.txnId = message.txnId;
     p.plan = message.plan;
     if (earlyTxnId == message.txnId || (earlyTxnId != 0 && Later(earlyTxnId, message.txnId)))
@@ -79,6 +110,10 @@ WorkerThread::Adopt(const DataMessage& message)
 void
 WorkerThread::OnPlan(uint32_t, const DataMessage& message)
 {
+    if (!m_cluster.Alive(message.plan->clientHost))
+    {
+        return;  // a crashed coordinator's: the recovery server decides its attempts
+    }
     Participation* found = Adopt(message);
     if (!found)
     {
@@ -109,6 +144,10 @@ WorkerThread::OnPlan(uint32_t, const DataMessage& message)
 void
 WorkerThread::OnCommand(uint32_t txnId, MsgType command, bool)
 {
+    if (!m_cluster.Alive(m_cluster.Slots().HostOf(SlotOf(txnId))))
+    {
+        return;  // a crashed coordinator's attempt: the recovery server decides it
+    }
     Participation& p = Slot(txnId);
     if (p.txnId != txnId || !p.plan)
     {
@@ -179,16 +218,16 @@ void
 WorkerThread::Lock(Participation& p)
 {
     const TxnPlan& plan = *p.plan;
-    ShardStore& store = m_cluster.Replica(m_host, 0);
     bool ok = true;
     size_t locked = 0;
     for (; locked < plan.ops.size() && ok; ++locked)
     {
         const PlanOp& op = plan.ops[locked];
-        if (op.shard != m_host)
+        if (op.primary != m_host)
         {
             continue;
         }
+        ShardStore& store = m_cluster.StoreAt(op.shard, m_host);
         if (op.type == txn::AccessType::Write)
         {
             ok = store.TryLock(op.key, p.txnId);
@@ -204,9 +243,9 @@ WorkerThread::Lock(Participation& p)
         for (size_t i = 0; i < locked; ++i)
         {
             const PlanOp& op = plan.ops[i];
-            if (op.shard == m_host && op.type == txn::AccessType::Write)
+            if (op.primary == m_host && op.type == txn::AccessType::Write)
             {
-                store.Unlock(op.key, p.txnId);
+                m_cluster.StoreAt(op.shard, m_host).Unlock(op.key, p.txnId);
             }
         }
         p.over = true;
@@ -221,16 +260,15 @@ WorkerThread::Lock(Participation& p)
 void
 WorkerThread::Validate(Participation& p)
 {
-    if (p.hasRow || p.over)
+    if (p.validated || p.over)
     {
         return;  // validated already
     }
     const TxnPlan& plan = *p.plan;
-    const ShardStore& store = m_cluster.Replica(m_host, 0);
     for (const PlanOp& op : plan.ops)
     {
-        if (op.shard == m_host && op.type == txn::AccessType::Read && !op.alsoWritten &&
-            !store.Validate(op.key, op.version, p.txnId) &&
+        if (op.primary == m_host && op.type == txn::AccessType::Read && !op.alsoWritten &&
+            !m_cluster.StoreAt(op.shard, m_host).Validate(op.key, op.version, p.txnId) &&
             m_cluster.Config().fault != Fault::ValidatorSkipsCheck)
         {
             Release(p);
@@ -239,24 +277,28 @@ WorkerThread::Validate(Participation& p)
             return;
         }
     }
-    // The reads' serialization point here: the decision takes its place in the log now, its
-    // fate settled later (ServerLog).
+    // The reads' serialization point here: the decisions (one per shard this host leads)
+    // take their place in the log now, their fate settled later (ServerLog).
+    p.validated = true;
     ServerLog& log = m_cluster.Log(m_host);
-    p.row = log.Append(m_host, 0, plan.client, plan.attempt, false, false, NowPs() / kPsPerNs);
-    p.hasRow = true;
     const bool alsoPrimary = Contains(plan.writePrimaries, m_host);
-    if (!alsoPrimary)
+    for (const PlanOp& op : plan.ops)
     {
-        std::vector<txn::HistoryOp>& ops = log.Ops(p.row);
-        for (const PlanOp& op : plan.ops)
+        if (op.primary != m_host)
         {
-            if (op.shard == m_host)
-            {
-                ops.push_back(txn::HistoryOp{op.type, op.key, op.value, op.version});
-            }
+            continue;
+        }
+        const size_t before = p.rows.size();
+        const ServerLog::Handle row = RowFor(p, op.shard);
+        if (p.rows.size() > before)
+        {
+            m_cluster.Recorder().AddPending(plan.client, plan.attempt, &log, row, !alsoPrimary);
+        }
+        if (!alsoPrimary)
+        {
+            log.Ops(row).push_back(txn::HistoryOp{op.type, op.key, op.value, op.version});
         }
     }
-    m_cluster.Recorder().AddPending(plan.client, plan.attempt, &log, p.row, !alsoPrimary);
     ReplyPhase(p, MsgType::ValidateOk);
 }
 
@@ -266,25 +308,33 @@ WorkerThread::CommitBackup(Participation& p)
     const TxnPlan& plan = *p.plan;
     const Placement& placement = m_cluster.GetPlacement();
     ServerLog& log = m_cluster.Log(m_host);
-    // One decision per shard this server backs up.
+    // One decision per written shard this server backs up in the plan. A shard it has taken
+    // over since (its primary crashed) is installed the same way, and logged as the shard's
+    // primary once the attempt is decided (FinishTakeover).
     for (size_t first = 0; first < plan.ops.size(); ++first)
     {
-        const uint32_t shard = plan.ops[first].shard;
-        const uint32_t replica = placement.BackupIndex(shard, m_host);
+        const PlanOp& head = plan.ops[first];
+        const uint32_t shard = head.shard;
+        const uint32_t replica = placement.ReplicaOn(shard, m_host);
         bool seenBefore = false;
-        for (size_t i = 0; i < first && !seenBefore; ++i)
+        bool written = false;
+        for (size_t i = 0; i < plan.ops.size() && !seenBefore; ++i)
         {
-            seenBefore = plan.ops[i].shard == shard;
+            seenBefore = i < first && plan.ops[i].shard == shard;
+            written = written || (plan.ops[i].shard == shard &&
+                                  plan.ops[i].type == txn::AccessType::Write);
         }
-        if (replica == 0 || seenBefore || !Contains(plan.writePrimaries, shard))
+        if (replica == Placement::kNoReplica || head.primary == m_host || seenBefore ||
+            !written)
         {
             continue;
         }
         ShardStore& store = m_cluster.Replica(shard, replica);
+        const bool takenOver = TakenOver(head);
         const ServerLog::Handle row =
-            log.Append(shard, replica, plan.client, plan.attempt, false, false,
-                       NowPs() / kPsPerNs);
-        std::vector<txn::HistoryOp>& ops = log.Ops(row);
+            takenOver ? 0
+                      : log.Append(shard, replica, plan.client, plan.attempt, false, false,
+                                   NowPs() / kPsPerNs);
         for (size_t i = first; i < plan.ops.size(); ++i)
         {
             const PlanOp& op = plan.ops[i];
@@ -295,9 +345,15 @@ WorkerThread::CommitBackup(Participation& p)
             const uint64_t version = m_cluster.Config().fault == Fault::BackupSkipsInstall
                                          ? store.Get(op.key).version + 1
                                          : store.Install(op.key, op.value);
-            ops.push_back(txn::HistoryOp{op.type, op.key, op.value, version});
+            if (!takenOver)
+            {
+                log.Ops(row).push_back(txn::HistoryOp{op.type, op.key, op.value, version});
+            }
         }
-        log.Settle(row, true);
+        if (!takenOver)
+        {
+            log.Settle(row, true);
+        }
     }
     p.backupHeld = true;
 }
@@ -306,29 +362,24 @@ void
 WorkerThread::CommitPrimary(Participation& p)
 {
     const TxnPlan& plan = *p.plan;
-    ShardStore& store = m_cluster.Replica(m_host, 0);
     ServerLog& log = m_cluster.Log(m_host);
-    if (!p.hasRow)
-    {
-        p.row = log.Append(m_host, 0, plan.client, plan.attempt, false, false,
-                           NowPs() / kPsPerNs);
-        p.hasRow = true;
-    }
-    std::vector<txn::HistoryOp>& ops = log.Ops(p.row);
-    ops.clear();
     for (const PlanOp& op : plan.ops)
     {
-        if (op.shard != m_host)
+        if (op.primary != m_host)
         {
             continue;
         }
+        ShardStore& store = m_cluster.StoreAt(op.shard, m_host);
         const uint64_t version =
             op.type == txn::AccessType::Write ? store.Install(op.key, op.value) : op.version;
-        ops.push_back(txn::HistoryOp{op.type, op.key, op.value, version});
+        log.Ops(RowFor(p, op.shard)).push_back(txn::HistoryOp{op.type, op.key, op.value, version});
     }
     UnlockWrites(p);
     p.primaryCommitted = true;
-    log.Settle(p.row, true);
+    for (const auto& [shard, row] : p.rows)
+    {
+        log.Settle(row, true);
+    }
     m_cluster.Recorder().Settle(plan.client, plan.attempt, true);
 }
 
@@ -336,13 +387,12 @@ void
 WorkerThread::VersionCopy(Participation& p)
 {
     const TxnPlan& plan = *p.plan;
-    const ShardStore& store = m_cluster.Replica(m_host, 0);
     p.copiedVersions.clear();
     for (const PlanOp& op : plan.ops)
     {
-        if (op.shard == m_host)
+        if (op.primary == m_host)
         {
-            p.copiedVersions.push_back(store.Get(op.key).version);
+            p.copiedVersions.push_back(m_cluster.StoreAt(op.shard, m_host).Get(op.key).version);
         }
     }
     if (m_cluster.Config().gasBench)
@@ -361,7 +411,6 @@ WorkerThread::ValidateRead(Participation& p)
     }
     p.over = true;
     const TxnPlan& plan = *p.plan;
-    const ShardStore& store = m_cluster.Replica(m_host, 0);
     DataMessage reply;
     reply.kind = DataMessage::Kind::ReadOnlyResult;
     reply.wireType = MsgType::ReadData;
@@ -372,11 +421,11 @@ WorkerThread::ValidateRead(Participation& p)
     size_t i = 0;
     for (const PlanOp& op : plan.ops)
     {
-        if (op.shard != m_host)
+        if (op.primary != m_host)
         {
             continue;
         }
-        const ShardStore::Record record = store.Get(op.key);
+        const ShardStore::Record record = m_cluster.StoreAt(op.shard, m_host).Get(op.key);
         if (record.version != p.copiedVersions[i++] || record.lockOwner != 0)
         {
             reply.flag = false;
@@ -388,16 +437,23 @@ WorkerThread::ValidateRead(Participation& p)
     if (reply.flag)
     {
         ServerLog& log = m_cluster.Log(m_host);
-        const ServerLog::Handle row =
-            log.Append(m_host, 0, plan.client, plan.attempt, false, false, NowPs() / kPsPerNs);
-        for (const DataMessage::Item& item : reply.items)
+        size_t item = 0;
+        for (const PlanOp& op : plan.ops)
         {
+            if (op.primary != m_host)
+            {
+                continue;
+            }
+            const size_t before = p.rows.size();
+            const ServerLog::Handle row = RowFor(p, op.shard);
+            if (p.rows.size() > before)
+            {
+                m_cluster.Recorder().AddPending(plan.client, plan.attempt, &log, row, true);
+            }
+            const DataMessage::Item& read = reply.items[item++];
             log.Ops(row).push_back(
-                txn::HistoryOp{txn::AccessType::Read, item.key, item.value, item.version});
+                txn::HistoryOp{txn::AccessType::Read, read.key, read.value, read.version});
         }
-        m_cluster.Recorder().AddPending(plan.client, plan.attempt, &log, row, true);
-        p.row = row;
-        p.hasRow = true;
     }
     reply.bytes = kHeaderBytes + static_cast<uint32_t>(reply.items.size()) * kItemBytes;
     m_cluster.SendData(m_host, plan.clientHost, m_thread, reply);
@@ -406,12 +462,11 @@ WorkerThread::ValidateRead(Participation& p)
 void
 WorkerThread::UnlockWrites(Participation& p)
 {
-    ShardStore& store = m_cluster.Replica(m_host, 0);
     for (const PlanOp& op : p.plan->ops)
     {
-        if (op.shard == m_host && op.type == txn::AccessType::Write)
+        if (op.primary == m_host && op.type == txn::AccessType::Write)
         {
-            store.Unlock(op.key, p.txnId);
+            m_cluster.StoreAt(op.shard, m_host).Unlock(op.key, p.txnId);
         }
     }
     ClusterStats& stats = m_cluster.Stats();
@@ -428,10 +483,14 @@ WorkerThread::Release(Participation& p)
     {
         UnlockWrites(p);
     }
-    if (p.hasRow && m_cluster.Log(m_host).Pending(p.row))
+    for (const auto& [shard, row] : p.rows)
     {
-        m_cluster.Log(m_host).Settle(p.row, false);
+        if (m_cluster.Log(m_host).Pending(row))
+        {
+            m_cluster.Log(m_host).Settle(row, false);
+        }
     }
+    ReleaseTakeover(p);
 }
 
 void
@@ -485,6 +544,7 @@ WorkerThread::OnDecide(const DataMessage& message)
         {
             CommitPrimary(*p);
         }
+        FinishTakeover(*p);
         p->over = true;
     }
     if (Contains(plan.writePrimaries, m_host) || Contains(plan.writeBackups, m_host))
@@ -503,10 +563,10 @@ WorkerThread::ServeRead(uint32_t src, const DataMessage& message)
     reply.retry = message.retry;
     reply.srcHost = m_host;
     reply.items = message.items;
-    const ShardStore& store = m_cluster.Replica(m_host, 0);
     for (DataMessage::Item& item : reply.items)
     {
-        const ShardStore::Record record = store.Get(item.key);
+        const ShardStore::Record record =
+            m_cluster.StoreAt(m_cluster.Workload().PartitionOf(item.key), m_host).Get(item.key);
         item.value = record.value;
         item.version = record.version;
     }

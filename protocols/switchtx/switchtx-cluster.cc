@@ -1,6 +1,7 @@
 #include "protocols/switchtx/switchtx-cluster.h"
 
 #include "protocols/switchtx/worker-thread.h"
+#include "sim/core/sim-time.h"
 #include "sim/host/host-node.h"
 #include "sim/runner/world.h"
 
@@ -30,7 +31,8 @@ Cluster::Cluster(World& world, const ClusterConfig& config, const txn::Workload*
 {
     const auto hosts = static_cast<uint32_t>(world.NumHosts());
     m_serverCommits.resize(hosts);
-    m_placement = Placement{hosts, config.replication};
+    m_placement = Placement(hosts, config.replication);
+    m_crashed.resize(hosts, false);
     // A thread has a client slot (a txn id space, a switch slot) for each MPL it may reach.
     m_slots = SlotLayout{config.threads, config.dynamicMpl ? config.maxMpl : config.mpl};
     m_stores.resize(hosts, std::vector<ShardStore>(config.replication));
@@ -68,15 +70,126 @@ Cluster::Start()
 void
 Cluster::Finish()
 {
-    for (auto& log : m_logs)
+    for (uint32_t h = 0; h < Hosts(); ++h)
     {
-        m_stats.pendingAtEnd += log->Flush();
+        // A crashed server's log may end with a validation it made just before the crash of
+        // an attempt already aborted (the abort never reached it): dropped like any pending
+        // decision, but not a sign of a run that failed to settle.
+        const uint64_t pending = m_logs[h]->Flush();
+        m_stats.pendingAtEnd += m_crashed[h] ? 0 : pending;
     }
     for (const auto& channel : m_channels)
     {
         if (channel)
         {
             m_stats.rcRetransmits += channel->GetCounters().retransmitted;
+        }
+    }
+}
+
+void
+Cluster::OnCrash(uint32_t host)
+{
+    if (m_crashed[host])
+    {
+        return;  // each of its threads' endpoints reports it
+    }
+    m_crashed[host] = true;
+    ++m_stats.crashes;
+    m_stats.lastCrashPs = NowPs();
+    // Its NIC is gone: nothing it sent is resent (what is on the wire may still arrive).
+    for (uint32_t dst = 0; dst < Hosts(); ++dst)
+    {
+        for (uint32_t t = 0; t < m_config.threads; ++t)
+        {
+            if (auto& channel = m_channels[(size_t{host} * Hosts() + dst) * m_config.threads + t])
+            {
+                channel->Close();
+            }
+        }
+    }
+    ns3::Simulator::Schedule(Ps(m_config.failureDetectionPs), [this, host] { OnDetected(host); });
+}
+
+void
+Cluster::OnDetected(uint32_t host)
+{
+    m_stats.lastDetectionPs = NowPs();
+    m_placement.alive[host] = false;
+    // Participant recovery: the first live backup of each shard the crashed server led
+    // becomes its primary (its store holds every committed write: backups install first).
+    std::vector<bool> promoted(Hosts(), false);
+    for (uint32_t shard = 0; shard < Hosts(); ++shard)
+    {
+        if (m_placement.Primary(shard) != host)
+        {
+            continue;
+        }
+        for (uint32_t r = 0; r < m_config.replication; ++r)
+        {
+            if (m_placement.IsLiveBackup(shard, r))
+            {
+                m_placement.primaryReplica[shard] = r;
+                promoted[shard] = true;
+                ++m_stats.promotedShards;
+                break;
+            }
+        }
+    }
+    // Live servers stop sending to it (RC's retries to it end).
+    for (uint32_t src = 0; src < Hosts(); ++src)
+    {
+        for (uint32_t t = 0; t < m_config.threads; ++t)
+        {
+            if (auto& channel = m_channels[(size_t{src} * Hosts() + host) * m_config.threads + t])
+            {
+                channel->Close();
+            }
+        }
+    }
+    // Coordinator recovery, step 1: the gatherers take the crashed client's slots back, so its
+    // attempts' later control messages are dropped as stale.
+    for (uint32_t t = 0; t < m_config.threads; ++t)
+    {
+        for (uint32_t i = 0; i < m_slots.mpl; ++i)
+        {
+            const uint32_t slot = m_slots.Slot(host, t, i);
+            if (m_recycleSlot)
+            {
+                m_recycleSlot(slot);
+            }
+            for (uint32_t h = 0; h < m_engines.size(); ++h)
+            {
+                m_engines[h].Recycle(slot);
+            }
+        }
+    }
+    // The promoted primaries hold the keys of the attempts in flight that wrote there, until
+    // each is decided; then the clients, live and crashed, have them decided.
+    for (auto& thread : m_threads)
+    {
+        thread->FenceTakeovers();
+    }
+    for (uint32_t h = 0; h < Hosts(); ++h)
+    {
+        for (uint32_t t = 0; t < m_config.threads && Alive(h); ++t)
+        {
+            Thread(h, t).OnMemberDown(host, promoted);
+        }
+    }
+    uint32_t recovery = (host + 1) % Hosts();
+    while (!Alive(recovery))
+    {
+        recovery = (recovery + 1) % Hosts();
+    }
+    // Every crashed coordinator known so far, not only this one: a recovery server chosen at
+    // an earlier detection may have crashed itself before deciding (re-resolving finds only
+    // what is still open).
+    for (uint32_t dead = 0; dead < Hosts(); ++dead)
+    {
+        for (uint32_t t = 0; t < m_config.threads && !Alive(dead); ++t)
+        {
+            Thread(recovery, t).RecoverClient(Thread(dead, t));
         }
     }
 }
@@ -160,6 +273,10 @@ Cluster::Transmit(uint32_t src, uint32_t dst, uint32_t thread, const ControlHead
 void
 Cluster::SendControl(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header)
 {
+    if (m_crashed[src] || !Alive(dst))
+    {
+        return;  // a crashed server sends nothing; no one sends to a member known to be down
+    }
     if (src == dst && m_config.mode != Mode::InSwitch)
     {
         Deliver(dst, thread, WorkItem::Control(src, header));
@@ -176,6 +293,10 @@ Cluster::SendControl(uint32_t src, uint32_t dst, uint32_t thread, const ControlH
 void
 Cluster::SendData(uint32_t src, uint32_t dst, uint32_t thread, const DataMessage& message)
 {
+    if (m_crashed[src] || !Alive(dst))
+    {
+        return;
+    }
     if (src == dst)
     {
         // A thread's messages to its own server do not leave the host (NIC loopback).
@@ -243,6 +364,12 @@ void
 ThreadEndpoint::DoReceive(const Datagram& datagram)
 {
     m_cluster->Receive(Host().Index(), m_thread, datagram);
+}
+
+void
+ThreadEndpoint::DoCrash()
+{
+    m_cluster->OnCrash(Host().Index());
 }
 
 } // namespace incsim::switchtx

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -60,7 +61,10 @@ enum class Fault
     None,
     BackupSkipsInstall,   ///< negative control: backups acknowledge without installing
     ValidatorSkipsCheck,  ///< negative control: validators accept any read
-    LoseFirstCommitOk     ///< each thread's first commit_ok is lost
+    LoseFirstCommitOk,    ///< each thread's first commit_ok is lost
+    /// Negative control: recovery after a server failure ignores the coordination log and
+    /// aborts every attempt it resolves, installed or not
+    RecoveryAbortsAll
 };
 
 struct ClusterConfig
@@ -76,6 +80,8 @@ struct ClusterConfig
     bool reorder = false;
     int64_t timeoutPs = 0;
     int64_t rcRetransmitPs = 0;
+    /// A server's crash is known to the others this long after it happened (the lease).
+    int64_t failureDetectionPs = 0;
     int64_t startPs = 0;
     int64_t stopPs = 0;
     std::array<int64_t, kFunctions> costPs{};
@@ -106,7 +112,8 @@ struct ClusterStats
     std::array<uint64_t, 16> packetsByType{};  ///< sent, by wire type (Rc: RC acknowledgements)
     uint64_t rcRetransmits = 0;
     uint64_t staleDropped = 0;  ///< control messages for a transaction a participant left
-    uint64_t pendingAtEnd = 0;  ///< history decisions whose fate was unknown at the end
+    /// History decisions of live servers whose fate was unknown at the end
+    uint64_t pendingAtEnd = 0;
     /// In-switch: attempts whose tree did not fit the control header, driven by RPC instead
     uint64_t ungathered = 0;
     GasOps gas;
@@ -116,6 +123,18 @@ struct ClusterStats
     uint64_t mplSum = 0;
     uint64_t mplResets = 0;
     uint64_t mplDecreases = 0;
+    // Server failures (docs/switchtx.md "Failures"): crashes, when the last was detected,
+    // what recovery did, and when the last attempt that involved a crashed server was decided.
+    uint64_t crashes = 0;
+    int64_t lastCrashPs = -1;
+    int64_t lastDetectionPs = -1;
+    int64_t lastRecoveryPs = -1;       ///< the last decision of an attempt a crash involved
+    int64_t firstCommitAfterDetectionPs = -1;
+    uint64_t promotedShards = 0;
+    uint64_t fencedKeys = 0;           ///< keys a promoted primary held for undecided attempts
+    uint64_t recoveredCommit = 0;      ///< the crashed coordinators' attempts, decided by recovery
+    uint64_t recoveredAbort = 0;
+    uint64_t resolvedAtMembership = 0; ///< live clients' attempts resolved at the detection
 };
 
 /// A reliable-channel message between worker threads (the data plane, RDMA RC).
@@ -192,6 +211,12 @@ class Cluster
     ~Cluster();
 
     void Start();
+    /// Server `host` crashed (its endpoints' crash hook; idempotent): its connections stop, and
+    /// the others learn it failureDetectionPs later (OnDetected).
+    void OnCrash(uint32_t host);
+    /// In-switch: recycles client slot `slot` in every switch, so that its later messages are
+    /// dropped as stale.
+    void SetSlotRecycler(std::function<void(uint32_t slot)> recycler) { m_recycleSlot = std::move(recycler); }
     /// End of the run: pending history decisions are dropped and the rest written.
     void Finish();
 
@@ -209,6 +234,14 @@ class Cluster
     GasRoute* Route() const { return m_route; }
     GasEngine& Engine(uint32_t host) { return m_engines[host]; }
     ShardStore& Replica(uint32_t shard, uint32_t replica) { return m_stores[shard][replica]; }
+    /// The replica of `shard` that `host` holds (the caller knows it holds one).
+    ShardStore& StoreAt(uint32_t shard, uint32_t host)
+    {
+        return m_stores[shard][m_placement.ReplicaOn(shard, host)];
+    }
+    /// Whether the membership counts `host` as a live server (a crash counts once detected).
+    bool Alive(uint32_t host) const { return m_placement.alive[host]; }
+    bool Crashed(uint32_t host) const { return m_crashed[host]; }
     ServerLog& Log(uint32_t host) { return *m_logs[host]; }
     HistoryRecorder& Recorder() { return m_recorder; }
     CsvWriter* ClientLog() const { return m_clientLog; }
@@ -237,6 +270,10 @@ class Cluster
     void Transmit(uint32_t src, uint32_t dst, uint32_t thread, const ControlHeader& header,
                   HostHeader host, uint32_t payloadBytes, MsgType counted);
     void Deliver(uint32_t host, uint32_t thread, WorkItem item);
+    /// The membership learns that `host` crashed: its shards' first live backups take over,
+    /// connections to it close, its client slots are recycled in the gatherers, live clients
+    /// resolve their attempts that involve it, and the next live server resolves its own.
+    void OnDetected(uint32_t host);
 
     World& m_world;
     ClusterConfig m_config;
@@ -254,6 +291,8 @@ class Cluster
     std::vector<std::unique_ptr<ServerLog>> m_logs;        ///< by host
     HistoryRecorder m_recorder;
     std::vector<std::unique_ptr<Channel>> m_channels;  ///< (src * hosts + dst) * threads + thread
+    std::vector<bool> m_crashed;  ///< by host: what happened (Placement::alive: what is known)
+    std::function<void(uint32_t slot)> m_recycleSlot;
     ClusterStats m_stats;
 };
 
@@ -270,6 +309,7 @@ class ThreadEndpoint : public Endpoint
 
   private:
     void DoReceive(const Datagram& datagram) override;
+    void DoCrash() override;
     Cluster* m_cluster = nullptr;
     uint32_t m_thread = 0;
 };

@@ -82,8 +82,64 @@ FaultChoices()
     static const Choices<Fault> choices{{"none", Fault::None},
                                         {"backup-skips-install", Fault::BackupSkipsInstall},
                                         {"validator-skips-check", Fault::ValidatorSkipsCheck},
-                                        {"lose-first-commit-ok", Fault::LoseFirstCommitOk}};
+                                        {"lose-first-commit-ok", Fault::LoseFirstCommitOk},
+                                        {"recovery-aborts-all", Fault::RecoveryAbortsAll}};
     return choices;
+}
+
+/// Server crashes that a run can recover from (docs/switchtx.md "Failures"): a crashed
+/// server does not come back, and every shard keeps a live replica. Errors name the fault.
+void
+CheckServerFaults(World& world, const ClusterConfig& config)
+{
+    const Topology& topology = world.GetTopology();
+    const auto hosts = static_cast<uint32_t>(world.NumHosts());
+    const ParamView faults = world.GetScenario().Section("faults");
+    std::vector<bool> crashed(hosts, false);
+    for (size_t i = 0; i < faults.Size(); ++i)
+    {
+        const ParamView fault = faults.At(i);
+        const std::optional<uint32_t> node =
+            fault.Has("node") ? topology.FindNode(fault.String("node")) : std::nullopt;
+        if (!node || topology.Node(*node).kind != NodeKind::Host)
+        {
+            continue;  // a switch's failure and restart are modelled in every mode
+        }
+        const std::string& name = fault.String("node");
+        const uint32_t host = topology.HostIndex(*node);
+        if (config.mode == Mode::Eris || config.mode == Mode::ErisServer)
+        {
+            fault.Fail("node", fmt::format("\"{}\" is a server of the Eris baseline, whose "
+                                           "recovery from a server failure (a view change of "
+                                           "its replicas) is not modelled",
+                                           name));
+        }
+        if (fault.Choice("action", FaultActionChoices()) != FaultAction::NodeCrash)
+        {
+            fault.Fail("node", fmt::format("\"{}\" is a switchtx server: a crashed server "
+                                           "does not rejoin (as a fresh backup it would need "
+                                           "a state transfer, which is not modelled); only "
+                                           "switches recover",
+                                           name));
+        }
+        crashed[host] = true;
+        for (uint32_t shard = 0; shard < hosts; ++shard)
+        {
+            bool live = false;
+            for (uint32_t r = 0; r < config.replication; ++r)
+            {
+                live = live || !crashed[(shard + r) % hosts];
+            }
+            if (!live)
+            {
+                fault.Fail("node",
+                           fmt::format("crashing \"{}\" leaves shard {} with no live replica "
+                                       "({} per shard, /protocol/params/replication): its data "
+                                       "would be lost",
+                                       name, shard, config.replication));
+            }
+        }
+    }
 }
 
 /// The per-message CPU cost params, one per function (Fig. 12). The defaults are calibrated
@@ -181,12 +237,18 @@ SwitchTxProtocol::ParamsSpec()
                "(a loss followed by later messages is resent at once, on the receiver's "
                "repeated acknowledgement)",
                "100us")
+        .Field("failure_detection", Spec::Duration().Min(1),
+               "a server's crash is known to every live server this long after it happens "
+               "(a membership service's lease, not simulated otherwise; switchtx-spec §2.6 "
+               "gives none), and recovery starts then (docs/switchtx.md \"Failures\")",
+               "100us")
         .Field("fault", Spec::Enum(FaultChoices()),
                "injected for tests: backup-skips-install and validator-skips-check are broken "
                "hosts, the checker's negative controls (backups acknowledge commit-backup "
                "without installing; validators accept any read); lose-first-commit-ok loses "
                "the first commit_ok each thread sends (in-server), a loss after the "
-               "serialization point",
+               "serialization point; recovery-aborts-all is a recovery after a server crash "
+               "that ignores the coordination log and aborts every attempt it resolves",
                "none");
     for (const CostParam& cost : kCostParams)
     {
@@ -238,6 +300,7 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     config.reorder = params.Bool("reorder");
     config.timeoutPs = params.DurationNs("timeout") * kPsPerNs;
     config.rcRetransmitPs = params.DurationNs("rc_retransmit") * kPsPerNs;
+    config.failureDetectionPs = params.DurationNs("failure_detection") * kPsPerNs;
     config.fault = params.Choice("fault", FaultChoices());
     const bool eris = config.mode == Mode::Eris || config.mode == Mode::ErisServer;
     if (eris && config.dynamicMpl)
@@ -344,24 +407,7 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
     {
         m_workload = std::make_unique<txn::YcsbtWorkload>(txn::ReadYcsbtConfig(workload, hosts));
     }
-    // Server failures (§3.5's participant and coordinator recovery) are not modelled: a
-    // crashed server's shards and transactions would be lost and the run would end with
-    // clients told commit for writes no replica holds. Refuse rather than run it.
-    const ParamView faults = world.GetScenario().Section("faults");
-    for (size_t i = 0; i < faults.Size(); ++i)
-    {
-        const ParamView fault = faults.At(i);
-        const std::optional<uint32_t> node =
-            fault.Has("node") ? topology.FindNode(fault.String("node")) : std::nullopt;
-        if (node && topology.Node(*node).kind == NodeKind::Host &&
-            fault.Choice("action", FaultActionChoices()) == FaultAction::NodeCrash)
-        {
-            fault.Fail("node", fmt::format("\"{}\" is a switchtx server: server failures and "
-                                           "their recovery are not modelled yet (docs/"
-                                           "switchtx.md, \"Failures\"); switches may crash",
-                                           fault.String("node")));
-        }
-    }
+    CheckServerFaults(world, config);
     const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "clients");
     if (eris)
     {
@@ -418,6 +464,18 @@ SwitchTxProtocol::Install(World& world, const ParamView& params, const ParamView
                                           world.Traces().Open(txn::ServerLogTrace()),
                                           world.Traces().Open(MplTrace()));
     m_cluster->SetGasLog(world.Traces().Open(GasDeliveryTrace()));
+    if (config.mode == Mode::InSwitch)
+    {
+        // §3.5: the control plane takes a crashed coordinator's slots back, writing an owner
+        // no attempt has (counter 0), so its later messages are dropped as stale.
+        m_cluster->SetSlotRecycler([this](uint32_t slot) {
+            for (P4Pipeline* pipeline : m_pipelines)
+            {
+                pipeline->Control().WriteRegister(contract::MyIngress::slot_owner::kName, slot,
+                                                  p4rt::BitString(0));
+            }
+        });
+    }
     m_cluster->Start();
 }
 
@@ -454,6 +512,26 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
                {"stale_control_dropped", stats.staleDropped},
                {"history_pending_at_end", stats.pendingAtEnd},
                {"ungathered", stats.ungathered}};
+    if (stats.crashes > 0)
+    {
+        const auto us = [](int64_t ps) { return static_cast<double>(ps) * 1e-6; };
+        metrics["failures"] = {
+            {"crashes", stats.crashes},
+            {"detection_us", us(stats.lastDetectionPs - stats.lastCrashPs)},
+            {"recovery_us", stats.lastRecoveryPs >= stats.lastCrashPs
+                                ? us(stats.lastRecoveryPs - stats.lastCrashPs)
+                                : 0.0},
+            {"first_commit_after_detection_us",
+             stats.firstCommitAfterDetectionPs >= stats.lastDetectionPs &&
+                     stats.lastDetectionPs >= 0
+                 ? us(stats.firstCommitAfterDetectionPs - stats.lastDetectionPs)
+                 : -1.0},
+            {"promoted_shards", stats.promotedShards},
+            {"fenced_keys", stats.fencedKeys},
+            {"recovered_commit", stats.recoveredCommit},
+            {"recovered_abort", stats.recoveredAbort},
+            {"resolved_at_membership", stats.resolvedAtMembership}};
+    }
     if (m_cluster->Config().dynamicMpl)
     {
         metrics["mpl"] = {{"epochs", stats.mplEpochs},
@@ -553,17 +631,23 @@ SwitchTxProtocol::CollectMetrics(nlohmann::json& metrics) const
     {
         metrics["kinds"][kinds[k]]["committed"] = stats.committedByKind[k];
     }
-    // Every replica's final state, for the checker (history and replicas agree).
+    // Every replica's final state, for the checker (history and replicas agree), with where
+    // it lives, whether that server is alive and whether it is the shard's primary now.
     nlohmann::json& replicas = metrics["replicas"];
     replicas = nlohmann::json::array();
+    const Placement& placement = m_cluster->GetPlacement();
     for (uint32_t shard = 0; shard < m_cluster->Hosts(); ++shard)
     {
         for (uint32_t r = 0; r < m_cluster->Config().replication; ++r)
         {
             const std::map<uint64_t, uint64_t> state =
                 m_cluster->Replica(shard, r).WrittenState();
+            const uint32_t host = placement.HostOf(shard, r);
             replicas.push_back({{"shard", shard},
                                 {"replica", r},
+                                {"host", host},
+                                {"alive", !m_cluster->Crashed(host)},
+                                {"primary", placement.primaryReplica[shard] == r},
                                 {"keys", state.size()},
                                 {"digest", txn::StateDigest(state)},
                                 {"locked", m_cluster->Replica(shard, r).LockedKeys()}});

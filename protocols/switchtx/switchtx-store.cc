@@ -49,6 +49,30 @@ ShardStore::Install(uint64_t key, uint64_t value)
     return ++record.version;
 }
 
+void
+ShardStore::Fence(uint64_t key)
+{
+    Record& record = m_records[key];
+    if (record.fences++ == 0)
+    {
+        // A promoted backup's store holds no locks (backups do not lock): the fence is the
+        // key's lock until the last undecided attempt lets it go.
+        m_locked += record.lockOwner == 0 ? 1 : 0;
+        record.lockOwner = kFenceOwner;
+    }
+}
+
+void
+ShardStore::Unfence(uint64_t key)
+{
+    Record& record = m_records[key];
+    if (record.fences > 0 && --record.fences == 0)
+    {
+        record.lockOwner = 0;
+        --m_locked;
+    }
+}
+
 std::map<uint64_t, uint64_t>
 ShardStore::WrittenState() const
 {

@@ -19,6 +19,7 @@ class ShardStore
         uint64_t value = 0;
         uint64_t version = 0;
         uint32_t lockOwner = 0;
+        uint32_t fences = 0;
     };
 
     Record Get(uint64_t key) const;
@@ -31,6 +32,14 @@ class ShardStore
     bool Validate(uint64_t key, uint64_t version, uint32_t owner) const;
     /// Writes `value` in place; returns the version installed (the previous one plus 1).
     uint64_t Install(uint64_t key, uint64_t value);
+
+    /// A promoted primary holds `key` for an attempt the old primary had locked and whose fate
+    /// is not known yet (docs/switchtx.md "Failures"): no one may lock or validate it until
+    /// every such attempt is decided. Fences count, so two undecided attempts may hold one key.
+    void Fence(uint64_t key);
+    void Unfence(uint64_t key);
+    /// The lock owner that fences stand for: a txn id no attempt has (counter 0).
+    static constexpr uint32_t kFenceOwner = 1;
 
     /// The keys ever written, with their values (the state the history checker compares).
     std::map<uint64_t, uint64_t> WrittenState() const;

@@ -36,6 +36,10 @@ struct PlanOp
     uint64_t value = 0;
     uint64_t version = 0;
     uint32_t shard = 0;
+    /// The shard's primary when the plan was built: the host that locks, validates and
+    /// installs the operation (a backup promoted later takes over, docs/switchtx.md
+    /// "Failures").
+    uint32_t primary = 0;
     bool alsoWritten = false;  ///< a read of a key the attempt writes (read-modify-write)
 };
 
@@ -79,25 +83,39 @@ Phase NextPhase(const TxnPlan& plan, Phase done);
 const std::vector<uint32_t>& Members(const TxnPlan& plan, Phase phase);
 bool Contains(const std::vector<uint32_t>& sorted, uint32_t host);
 
-/// Where shards live: shard i's primary on host i, its backups on the next replication - 1
-/// hosts (mod the hosts).
+/// Where shards live: shard i's replica r on host i + r (mod the hosts), r < replication.
+/// Replica 0 is the primary until its server fails; then the first live backup takes over
+/// (§3.5's participant recovery), so the primary is a table. `alive` is what the membership
+/// service has told the servers (a crash is known only once detected).
 struct Placement
 {
+    static constexpr uint32_t kNoReplica = ~0u;
+
     uint32_t hosts = 0;
     uint32_t replication = 0;
-    uint32_t Primary(uint32_t shard) const { return shard; }
-    uint32_t Backup(uint32_t shard, uint32_t k) const { return (shard + k) % hosts; }
-    /// Whether `host` holds backup k (1..replication-1) of `shard`; 0 if none.
-    uint32_t BackupIndex(uint32_t shard, uint32_t host) const
+    std::vector<uint32_t> primaryReplica;  ///< by shard
+    std::vector<bool> alive;               ///< by host
+
+    Placement() = default;
+    Placement(uint32_t hostCount, uint32_t replicas)
+        : hosts(hostCount),
+          replication(replicas),
+          primaryReplica(hostCount, 0),
+          alive(hostCount, true)
     {
-        for (uint32_t k = 1; k < replication; ++k)
-        {
-            if (Backup(shard, k) == host)
-            {
-                return k;
-            }
-        }
-        return 0;
+    }
+    uint32_t HostOf(uint32_t shard, uint32_t replica) const { return (shard + replica) % hosts; }
+    uint32_t Primary(uint32_t shard) const { return HostOf(shard, primaryReplica[shard]); }
+    /// The replica of `shard` that `host` holds, or kNoReplica.
+    uint32_t ReplicaOn(uint32_t shard, uint32_t host) const
+    {
+        const uint32_t r = (host + hosts - shard) % hosts;
+        return r < replication ? r : kNoReplica;
+    }
+    /// Replica `r` of `shard` is a backup the membership counts (not the primary, not dead).
+    bool IsLiveBackup(uint32_t shard, uint32_t r) const
+    {
+        return r != primaryReplica[shard] && alive[HostOf(shard, r)];
     }
 };
 

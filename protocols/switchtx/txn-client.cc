@@ -195,20 +195,25 @@ WorkerThread::OnReadReply(ClientSlot& slot, const DataMessage& message)
 void
 WorkerThread::BuildShape(TxnPlan& plan) const
 {
+    // The shards' primaries and live backups as the membership knows them now.
     const Placement& placement = m_cluster.GetPlacement();
-    for (const PlanOp& op : plan.ops)
+    for (PlanOp& op : plan.ops)
     {
+        op.primary = placement.Primary(op.shard);
         if (op.type == txn::AccessType::Write)
         {
-            plan.writePrimaries.push_back(placement.Primary(op.shard));
-            for (uint32_t k = 1; k < placement.replication; ++k)
+            plan.writePrimaries.push_back(op.primary);
+            for (uint32_t r = 0; r < placement.replication; ++r)
             {
-                plan.writeBackups.push_back(placement.Backup(op.shard, k));
+                if (placement.IsLiveBackup(op.shard, r))
+                {
+                    plan.writeBackups.push_back(placement.HostOf(op.shard, r));
+                }
             }
         }
         else if (!op.alsoWritten)
         {
-            plan.readPrimaries.push_back(placement.Primary(op.shard));
+            plan.readPrimaries.push_back(op.primary);
         }
     }
     SortUnique(plan.writePrimaries);
@@ -250,7 +255,7 @@ WorkerThread::BuildPlan(const ClientSlot& slot)
                 continue;
             }
             writeAt[access.key] = plan->ops.size();
-            plan->ops.push_back(PlanOp{access.type, access.key, access.value, 0, shard, false});
+            plan->ops.push_back(PlanOp{access.type, access.key, access.value, 0, shard});
             continue;
         }
         if (!accessed.emplace(access.key, true).second)
@@ -260,7 +265,7 @@ WorkerThread::BuildPlan(const ClientSlot& slot)
         const auto seen = slot.seen.find(access.key);
         const uint64_t version = seen == slot.seen.end() ? 0 : seen->second.version;
         plan->ops.push_back(
-            PlanOp{txn::AccessType::Read, access.key, access.value, version, shard, false});
+            PlanOp{txn::AccessType::Read, access.key, access.value, version, shard});
     }
     for (PlanOp& op : plan->ops)
     {
@@ -271,7 +276,8 @@ WorkerThread::BuildPlan(const ClientSlot& slot)
     primaries.insert(primaries.end(), plan->readPrimaries.begin(), plan->readPrimaries.end());
     SortUnique(primaries);
     // A single-shard transaction skips the gatherer ([D] 17): its client drives it by RPC.
-    plan->serverDriven = m_cluster.Config().mode == Mode::Fasst || primaries.size() == 1;
+    plan->serverDriven = m_cluster.Config().mode == Mode::Fasst || primaries.size() == 1 ||
+                         !GathererAlive();
     return plan;
 }
 
@@ -382,12 +388,12 @@ WorkerThread::StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& ac
         if (accessed.emplace(access.key, true).second)
         {
             const uint32_t shard = m_cluster.Workload().PartitionOf(access.key);
-            plan->ops.push_back(PlanOp{txn::AccessType::Read, access.key, 0, 0, shard, false});
+            plan->ops.push_back(PlanOp{txn::AccessType::Read, access.key, 0, 0, shard});
         }
     }
     BuildShape(*plan);
     plan->serverDriven = m_cluster.Config().mode == Mode::Fasst ||
-                         plan->readPrimaries.size() == 1;
+                         plan->readPrimaries.size() == 1 || !GathererAlive();
     PrepareGather(slot, *plan);
     slot.plan = plan;
     slot.stage = Stage::Committing;
@@ -528,30 +534,59 @@ WorkerThread::ArmTimer(ClientSlot& slot)
     });
 }
 
+bool
+WorkerThread::ReadsFrom(const ClientSlot& slot, const std::vector<bool>& shards)
+{
+    m_accesses.clear();
+    m_cluster.Workload().Execute(slot.txn, SeenValues(slot.seen), m_accesses);
+    return std::any_of(m_accesses.begin(), m_accesses.end(), [&](const txn::Access& a) {
+        return a.type == txn::AccessType::Read && shards[m_cluster.Workload().PartitionOf(a.key)];
+    });
+}
+
+bool
+WorkerThread::GathererAlive() const
+{
+    return m_cluster.Config().mode != Mode::InServer ||
+           m_cluster.Alive(m_cluster.Route()->GatherHost(m_host));
+}
+
 void
 WorkerThread::OnTimeout(ClientSlot& slot)
 {
     ++m_cluster.Stats().timeouts;
     m_lossInEpoch = true;  // switchtx-spec [D] 14: admission control's packet loss
+    StartResolution(slot);
+}
+
+void
+WorkerThread::StartResolution(ClientSlot& slot)
+{
     const TxnPlan& plan = *slot.plan;
     if (plan.readOnly)
     {
         Aborted(slot);  // nothing to resolve: no replica changed
         return;
     }
-    // Resolution (§3.5 and [D] 4): fence every write replica, then commit iff one of them
-    // had installed the attempt (which they do only after every validation succeeded).
+    // Resolution (§3.5 and [D] 4): fence every live write replica, then commit iff one of
+    // them had installed the attempt (which they do only after every validation succeeded).
     slot.stage = Stage::Fencing;
-    slot.replies = 0;
     slot.anyCommitted = false;
     slot.retry = true;
+    slot.awaiting.clear();
     for (uint32_t host : plan.participants)
     {
-        if (Contains(plan.writePrimaries, host) || Contains(plan.writeBackups, host))
+        if ((Contains(plan.writePrimaries, host) || Contains(plan.writeBackups, host)) &&
+            m_cluster.Alive(host))
         {
+            slot.awaiting.push_back(host);
             m_cluster.SendData(m_host, host, m_thread,
                                NewMessage(DataMessage::Kind::Fence, MsgType::Abort, slot));
         }
+    }
+    if (slot.awaiting.empty())
+    {
+        Resolved(slot);
     }
 }
 
@@ -562,16 +597,25 @@ WorkerThread::OnFenceReply(ClientSlot& slot, const DataMessage& message)
     {
         return;
     }
-    slot.anyCommitted = slot.anyCommitted || message.flag;
-    const TxnPlan& plan = *slot.plan;
-    size_t writers = 0;
-    for (uint32_t host : plan.participants)
-    {
-        writers += Contains(plan.writePrimaries, host) || Contains(plan.writeBackups, host);
-    }
-    if (++slot.replies < writers)
+    const auto it = std::find(slot.awaiting.begin(), slot.awaiting.end(), message.srcHost);
+    if (it == slot.awaiting.end())
     {
         return;
+    }
+    slot.awaiting.erase(it);
+    slot.anyCommitted = slot.anyCommitted || message.flag;
+    if (slot.awaiting.empty())
+    {
+        Resolved(slot);
+    }
+}
+
+void
+WorkerThread::Resolved(ClientSlot& slot)
+{
+    if (slot.recovering && m_cluster.Config().fault == Fault::RecoveryAbortsAll)
+    {
+        slot.anyCommitted = false;  // the negative control: blind to what replicas hold
     }
     if (slot.stage == Stage::Deciding)
     {
@@ -584,8 +628,21 @@ WorkerThread::OnFenceReply(ClientSlot& slot, const DataMessage& message)
         // after commit_ok, so a later transaction of anyone it tells sees the writes.
         ++m_cluster.Stats().resolvedCommit;
         slot.stage = Stage::Deciding;
-        slot.replies = 0;
+        const TxnPlan& plan = *slot.plan;
+        slot.awaiting.clear();
+        for (uint32_t host : plan.participants)
+        {
+            if ((Contains(plan.writePrimaries, host) || Contains(plan.writeBackups, host)) &&
+                m_cluster.Alive(host))
+            {
+                slot.awaiting.push_back(host);
+            }
+        }
         SendDecide(slot, true);
+        if (slot.awaiting.empty())
+        {
+            Committed(slot);
+        }
     }
     else
     {
@@ -610,6 +667,15 @@ WorkerThread::Committed(ClientSlot& slot)
 {
     slot.timer.Cancel();
     ClusterStats& stats = m_cluster.Stats();
+    if (slot.recovering)
+    {
+        slot.recovering = false;
+        stats.lastRecoveryPs = NowPs();
+    }
+    if (stats.lastDetectionPs >= 0 && stats.firstCommitAfterDetectionPs < stats.lastDetectionPs)
+    {
+        stats.firstCommitAfterDetectionPs = NowPs();
+    }
     m_cluster.CountServerCommit(m_host);
     ++stats.committed;
     stats.committedAfterStop += NowPs() >= m_cluster.Config().stopPs ? 1 : 0;
@@ -687,6 +753,11 @@ void
 WorkerThread::Aborted(ClientSlot& slot)
 {
     slot.timer.Cancel();
+    if (slot.recovering)
+    {
+        slot.recovering = false;
+        m_cluster.Stats().lastRecoveryPs = NowPs();
+    }
     const TxnPlan& plan = *slot.plan;
     m_cluster.Recorder().Settle(plan.client, plan.attempt, false);
     if (plan.readOnly)

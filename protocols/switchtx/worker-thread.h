@@ -38,6 +38,18 @@ class WorkerThread
     /// The thread's MPL now.
     uint32_t Mpl() const { return m_mpl; }
 
+    // ---- server failures (recovery.cc; docs/switchtx.md "Failures")
+    /// At a crash's detection, for this thread's attempts in flight (this client may be dead
+    /// too): each shard whose primary in the plan is known dead has its primary now hold the
+    /// attempt's keys there until it is decided.
+    void FenceTakeovers();
+    /// A live client at the detection: attempts that involve `dead` are resolved now, reads
+    /// waiting on it restarted; in-server attempts gathered by it likewise.
+    void OnMemberDown(uint32_t dead, const std::vector<bool>& promoted);
+    /// The recovery server's thread resolves the attempts of a crashed coordinator's thread
+    /// from the coordination log of the live participants (§3.5's coordinator recovery).
+    void RecoverClient(WorkerThread& crashed);
+
   private:
     // ---- queue and CPU (worker-thread.cc)
     void ServeNext();
@@ -61,9 +73,18 @@ class WorkerThread
         bool backupHeld = false;         ///< W_B: installed the write data (commit backup)
         bool fenced = false;             ///< resolution: take no more phase commands
         bool over = false;               ///< aborted or decided
+        bool validated = false;
         int64_t lockedPs = 0;
-        bool hasRow = false;             ///< a pending primary decision in the log
-        ServerLog::Handle row = 0;
+        /// The decisions this primary logged for the attempt, one per shard it leads (a
+        /// promoted backup leads two): pending until settled.
+        std::vector<std::pair<uint32_t, ServerLog::Handle>> rows;
+        /// A promoted primary took over the attempt's shards whose primary (`takeoverFrom`)
+        /// crashed: it holds their keys (fences) until the attempt is decided, and on a commit
+        /// logs the decision the old primary could not make.
+        bool takeover = false;
+        bool takeoverFenced = false;
+        bool takeoverDone = false;
+        uint32_t takeoverFrom = 0;
         std::vector<uint64_t> copiedVersions;  ///< read-only: version copy
         /// A command that came before the plan (another path than the plan's RC message).
         uint32_t earlyTxnId = 0;
@@ -77,6 +98,15 @@ class WorkerThread
     Participation* Current(uint32_t txnId);
     /// Releases the write locks `p` holds on this primary, and counts how long they were held.
     void UnlockWrites(Participation& p);
+    /// Whether the shard of `op` came to this host by promotion after the plan was built.
+    bool TakenOver(const PlanOp& op) const;
+    /// The pending log decision of `p` for `shard`, appended if it has none.
+    ServerLog::Handle RowFor(Participation& p, uint32_t shard);
+    /// Commit: a promoted primary logs what it took over and lets its keys go.
+    void FinishTakeover(Participation& p);
+    void ReleaseTakeover(Participation& p);
+    /// Takes over `plan`'s shards that `dead` led, at this promoted primary.
+    void TakeOver(const PlanPtr& plan, uint32_t dead);
     /// Tells `client` whether this replica installed attempt `txnId` (its fence's answer).
     void SendFenceReply(uint32_t client, uint32_t txnId, bool installed);
     void OnPlan(uint32_t src, const DataMessage& message);
@@ -125,6 +155,9 @@ class WorkerThread
         Phase phase = Phase::Done;  ///< FaSST, read-only: the phase being gathered
         uint32_t replies = 0;
         bool anyCommitted = false;  ///< resolution: a fence reply said committed
+        /// Resolution: the live write replicas whose answer is still awaited.
+        std::vector<uint32_t> awaiting;
+        bool recovering = false;  ///< resolved because a participant's server failed
         std::vector<DataMessage::Item> readOnlyValues;
         ns3::EventId timer;
         /// In-switch: the lock phase starts no earlier (the init has reached the tree), and
@@ -152,11 +185,20 @@ class WorkerThread
     void StartLockPhase(ClientSlot& slot);
     void StartReadOnly(ClientSlot& slot, const std::vector<txn::Access>& accesses);
     void BuildShape(TxnPlan& plan) const;
+    /// Whether the execute phase of `slot` reads a key of one of `shards` (by shard).
+    bool ReadsFrom(const ClientSlot& slot, const std::vector<bool>& shards);
+    /// In-server: whether the gather server is a live member (if not, the client drives its
+    /// attempts by RPC, as FaSST).
+    bool GathererAlive() const;
     void SendPlan(ClientSlot& slot);
     void OnPhaseReply(ClientSlot& slot, const DataMessage& message);
     void OnClientControl(ClientSlot& slot, const ControlHeader& header);
     void OnReadOnlyResult(ClientSlot& slot, const DataMessage& message);
     void OnTimeout(ClientSlot& slot);
+    /// Fences every live write replica; commit iff one had installed it (§3.5, [D] 4).
+    void StartResolution(ClientSlot& slot);
+    /// Every awaited fence reply (or decision acknowledgement) is in: the next step.
+    void Resolved(ClientSlot& slot);
     void OnFenceReply(ClientSlot& slot, const DataMessage& message);
     void Committed(ClientSlot& slot);
     /// Aborts the attempt (every participant told over RC) and retries it.

@@ -458,6 +458,24 @@ class Checker
                 m_backupLogs[{l.shard, l.server}].push_back(&l);
             }
         }
+        // A shard whose primary failed has had several primaries, one after the other: keep
+        // each one's decisions in its order, and the primaries in the order they led (a row
+        // the old one settles late, a decision it had placed before its crash, stays with it).
+        for (auto& [shard, log] : m_primaryLogs)
+        {
+            std::map<uint64_t, int64_t> since;  // by server: its first decision's time
+            for (const LogRecord* l : log)
+            {
+                since.emplace(l->server, l->timeNs);
+            }
+            if (since.size() > 1)
+            {
+                std::stable_sort(log.begin(), log.end(),
+                                 [&since](const LogRecord* a, const LogRecord* b) {
+                                     return since.at(a->server) < since.at(b->server);
+                                 });
+            }
+        }
     }
 
     /// Every decision is of an attempt its client sent, as sent, after it was sent.
@@ -952,7 +970,22 @@ class Checker
                     }
                 }
             };
-            collect(log, mine);
+            if (m_options.crashedServers.count(where.second) > 0)
+            {
+                std::vector<const LogRecord*> kept;
+                for (const LogRecord* l : log)
+                {
+                    if (m_attempts.at({l->client, l->attempt}).CommittedAtServer())
+                    {
+                        kept.push_back(l);
+                    }
+                }
+                collect(kept, mine);
+            }
+            else
+            {
+                collect(log, mine);
+            }
             const auto primary = m_primaryLogs.find(where.first);
             if (primary != m_primaryLogs.end())
             {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -31,6 +32,11 @@ struct HistoryCheckOptions
     /// The store aborts only on a stale read (OCC by value compare): check that every abort
     /// had one (property "aborts justified").
     bool abortsOnlyOnStaleReads = false;
+    /// Servers that crashed during the run. A backup's install is final only if its attempt
+    /// commits: a crashed server's backup log may hold installs of attempts decided aborted
+    /// after the crash (no live replica had them), so only its committed attempts' decisions
+    /// are compared with the primary's.
+    std::set<uint64_t> crashedServers;
 };
 
 /// Checks the transaction history of a run directory (txn_client.csv, txn_log.csv):

@@ -65,9 +65,23 @@ class ReliableChannel
     ReliableChannel(const ReliableChannel&) = delete;
     ReliableChannel& operator=(const ReliableChannel&) = delete;
 
-    /// Queues `message` for delivery and sends it.
+    /// The sender's host failed, or the receiver's is known to have: nothing is sent or resent
+    /// any more (RC's QP goes to the error state). Segments already on the wire are still
+    /// delivered if they arrive.
+    void Close()
+    {
+        m_closed = true;
+        m_timer.Cancel();
+    }
+    bool Closed() const { return m_closed; }
+
+    /// Queues `message` for delivery and sends it (nothing, once closed).
     void Send(const Message& message)
     {
+        if (m_closed)
+        {
+            return;
+        }
         if (m_count == m_slots.size())
         {
             Grow();
@@ -107,6 +121,10 @@ class ReliableChannel
     /// At the sender: an acknowledgement arrived.
     void ReceiveAck(uint32_t next)
     {
+        if (m_closed)
+        {
+            return;
+        }
         const uint32_t end = m_base + static_cast<uint32_t>(m_count);
         if (next == m_base && m_count > 0 && !m_fastRetransmitted)
         {
@@ -153,6 +171,10 @@ class ReliableChannel
 
     void ArmTimer()
     {
+        if (m_closed)
+        {
+            return;
+        }
         m_timer = ns3::Simulator::Schedule(Ps(m_retransmitPs), &ReliableChannel::Retransmit,
                                            this);
     }
@@ -174,6 +196,7 @@ class ReliableChannel
     uint32_t m_base = 0;           ///< oldest unacknowledged sequence number
     size_t m_count = 0;            ///< unacknowledged messages
     bool m_fastRetransmitted = false;  ///< a repeated ACK already resent from m_base
+    bool m_closed = false;
     uint32_t m_expected = 0;       ///< receiver: the next sequence number to deliver
     ns3::EventId m_timer;
     Counters m_counters;

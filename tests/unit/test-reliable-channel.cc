@@ -201,3 +201,71 @@ TEST_CASE("ReliableChannel resends a lost segment when a later one is acknowledg
     REQUIRE(channel->GetCounters().fastRetransmits == 1);
     REQUIRE(channel->InFlight() == 0);
 }
+
+TEST_CASE("A closed ReliableChannel sends and resends nothing, but delivers what is on the wire",
+          "[reliable-channel]")
+{
+    // A crashed sender's connection (or one to a server known to have failed) is closed:
+    // without it, the sender retried a dead peer every timeout until the end of the run.
+    InitIncsim();
+    SimulatorGuard guard;
+    std::vector<int64_t> sentAt;
+    std::unique_ptr<ReliableChannel<Payload>> channel;
+    std::vector<uint64_t> delivered;
+    ReliableChannel<Payload>::Hooks hooks;
+    hooks.transmit = [&](uint32_t seq, const Payload&) {
+        sentAt.push_back(NowPs());
+        if (seq == 0)
+        {
+            return;  // lost: nothing resends it once closed
+        }
+        ns3::Simulator::Schedule(Ps(Us(1)), [&, seq] { channel->ReceiveData(seq); });
+    };
+    hooks.transmitAck = [&](uint32_t next) {
+        ns3::Simulator::Schedule(Ps(Us(1)), [&, next] { channel->ReceiveAck(next); });
+    };
+    hooks.deliver = [&](const Payload& p) { delivered.push_back(p.id); };
+    channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), Us(10));
+    Payload p;
+    p.id = 1;
+    channel->Send(p);  // seq 0, lost
+    ns3::Simulator::Schedule(Ps(Us(2)), [&] { channel->Close(); });
+    ns3::Simulator::Schedule(Ps(Us(3)), [&] {
+        Payload later;
+        later.id = 2;
+        channel->Send(later);  // dropped: closed
+    });
+    ns3::Simulator::Stop(Ps(Us(1000)));
+    ns3::Simulator::Run();
+    CHECK(channel->Closed());
+    CHECK(sentAt == std::vector<int64_t>{0});
+    CHECK(delivered.empty());
+}
+
+TEST_CASE("A ReliableChannel closed with a segment on the wire still delivers it",
+          "[reliable-channel]")
+{
+    InitIncsim();
+    SimulatorGuard guard;
+    std::unique_ptr<ReliableChannel<Payload>> channel;
+    std::vector<uint64_t> delivered;
+    uint32_t acks = 0;
+    ReliableChannel<Payload>::Hooks hooks;
+    hooks.transmit = [&](uint32_t seq, const Payload&) {
+        ns3::Simulator::Schedule(Ps(Us(5)), [&, seq] { channel->ReceiveData(seq); });
+    };
+    hooks.transmitAck = [&](uint32_t next) {
+        ++acks;
+        ns3::Simulator::Schedule(Ps(Us(1)), [&, next] { channel->ReceiveAck(next); });
+    };
+    hooks.deliver = [&](const Payload& p) { delivered.push_back(p.id); };
+    channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), Us(10));
+    Payload p;
+    p.id = 7;
+    channel->Send(p);
+    ns3::Simulator::Schedule(Ps(Us(1)), [&] { channel->Close(); });
+    ns3::Simulator::Stop(Ps(Us(1000)));
+    ns3::Simulator::Run();
+    CHECK(delivered == std::vector<uint64_t>{7});
+    CHECK(acks == 1);
+}
