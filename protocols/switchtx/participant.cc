@@ -62,6 +62,19 @@ WorkerThread::RowFor(Participation& p, uint32_t shard)
     return row;
 }
 
+ServerLog::Handle
+WorkerThread::PendingRowFor(Participation& p, uint32_t shard, bool commitSettles)
+{
+    const size_t before = p.rows.size();
+    const ServerLog::Handle row = RowFor(p, shard);
+    if (p.rows.size() > before)
+    {
+        m_cluster.Recorder().AddPending(p.plan->client, p.plan->attempt,
+                                        &m_cluster.Log(m_host), row, commitSettles);
+    }
+    return row;
+}
+
 WorkerThread::Participation*
 WorkerThread::Adopt(const DataMessage& message)
 {
@@ -288,12 +301,7 @@ WorkerThread::Validate(Participation& p)
         {
             continue;
         }
-        const size_t before = p.rows.size();
-        const ServerLog::Handle row = RowFor(p, op.shard);
-        if (p.rows.size() > before)
-        {
-            m_cluster.Recorder().AddPending(plan.client, plan.attempt, &log, row, !alsoPrimary);
-        }
+        const ServerLog::Handle row = PendingRowFor(p, op.shard, !alsoPrimary);
         if (!alsoPrimary)
         {
             log.Ops(row).push_back(txn::HistoryOp{op.type, op.key, op.value, op.version});
@@ -444,12 +452,7 @@ WorkerThread::ValidateRead(Participation& p)
             {
                 continue;
             }
-            const size_t before = p.rows.size();
-            const ServerLog::Handle row = RowFor(p, op.shard);
-            if (p.rows.size() > before)
-            {
-                m_cluster.Recorder().AddPending(plan.client, plan.attempt, &log, row, true);
-            }
+            const ServerLog::Handle row = PendingRowFor(p, op.shard, true);
             const DataMessage::Item& read = reply.items[item++];
             log.Ops(row).push_back(
                 txn::HistoryOp{txn::AccessType::Read, read.key, read.value, read.version});

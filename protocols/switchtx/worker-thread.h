@@ -102,6 +102,8 @@ class WorkerThread
     bool TakenOver(const PlanOp& op) const;
     /// The pending log decision of `p` for `shard`, appended if it has none.
     ServerLog::Handle RowFor(Participation& p, uint32_t shard);
+    /// RowFor, and a new row's decision recorded as pending (HistoryRecorder::AddPending).
+    ServerLog::Handle PendingRowFor(Participation& p, uint32_t shard, bool commitSettles);
     /// Commit: a promoted primary logs what it took over and lets its keys go.
     void FinishTakeover(Participation& p);
     void ReleaseTakeover(Participation& p);

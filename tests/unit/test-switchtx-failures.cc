@@ -5,6 +5,7 @@
 // that ignores the log; bad fault timelines are refused with their path. Switch crashes are
 // in test-switchtx-switch.cc.
 
+#include "switchtx-test-support.h"
 #include "test-support.h"
 
 #include "protocols/switchtx/switchtx-checker.h"
@@ -62,28 +63,9 @@ Crash(int64_t atUs, uint32_t server)
 }
 
 double
-Metric(const RunSummary& run, const std::string& name)
-{
-    return run.metrics.at("switchtx").at(name).get<double>();
-}
-
-double
 Failure(const RunSummary& run, const std::string& name)
 {
     return run.metrics.at("switchtx").at("failures").at(name).get<double>();
-}
-
-bool
-Violates(const CheckReport& report, const std::string& property)
-{
-    for (const std::string& line : report.violations)
-    {
-        if (line.rfind(property + ":", 0) == 0)
-        {
-            return true;
-        }
-    }
-    return false;
 }
 
 /// What txn_client.csv says of each attempt: sent, answered, and when it committed.
@@ -152,7 +134,7 @@ CheckRecovered(const TempDir& dir, const RunSummary& run, const std::vector<uint
     const CheckReport report = switchtx::CheckRun(run.runDir);
     INFO(ViolationText(report));
     CHECK(report.Ok());
-    CHECK(Metric(run, "history_pending_at_end") == 0);
+    CHECK(SwitchTxMetric(run, "history_pending_at_end") == 0);
     CHECK(Failure(run, "crashes") == static_cast<double>(crashed.size()));
     CHECK(Failure(run, "detection_us") == 100);
     CHECK(Failure(run, "promoted_shards") >= 1);
@@ -243,7 +225,7 @@ TEST_CASE("A crashed in-server gather server does not hang the run: clients driv
     // Every live client had attempts gathered by it in flight: each was resolved at the
     // detection rather than at its timeout.
     CHECK(Failure(run, "resolved_at_membership") > 0);
-    CHECK(Metric(run, "timeouts") == 0);
+    CHECK(SwitchTxMetric(run, "timeouts") == 0);
 }
 
 TEST_CASE("Recovery decides by the coordination log: the crashed coordinator's attempts past "
@@ -265,7 +247,7 @@ TEST_CASE("Recovery decides by the coordination log: the crashed coordinator's a
     INFO(ViolationText(ok));
     CHECK(ok.Ok());
     // The crash caught attempts past their serialization point, which recovery committed.
-    CHECK(Failure(passing, "recovered_commit") + Metric(passing, "resolved_commit") > 0);
+    CHECK(Failure(passing, "recovered_commit") + SwitchTxMetric(passing, "resolved_commit") > 0);
     TempDir bad;
     const RunSummary broken = RunIn(
         bad, CrashScenario(

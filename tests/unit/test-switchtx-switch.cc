@@ -4,6 +4,7 @@
 // scopes with YCSB-T and TPC-C, with and without +Reorder, fat-trees k=4 and k=8, link loss,
 // a switch failure and recovery, the negative controls, and bad input.
 
+#include "switchtx-test-support.h"
 #include "test-support.h"
 
 #include "protocols/switchtx/switchtx-checker.h"
@@ -60,28 +61,9 @@ SwitchScenario(const std::string& topology, const std::string& workload,
 }
 
 double
-Metric(const RunSummary& run, const std::string& name)
-{
-    return run.metrics.at("switchtx").at(name).get<double>();
-}
-
-double
 SwitchEvent(const RunSummary& run, const std::string& name)
 {
     return run.metrics.at("switchtx").at("switch_events").at(name).get<double>();
-}
-
-bool
-Violates(const CheckReport& report, const std::string& property)
-{
-    for (const std::string& line : report.violations)
-    {
-        if (line.rfind(property + ":", 0) == 0)
-        {
-            return true;
-        }
-    }
-    return false;
 }
 
 /// Commits the clients were told in [fromNs, toNs), from the txn_client trace.
@@ -131,10 +113,10 @@ TEST_CASE("SwitchTx in-switch GaS on the testbed: serializable in both scopes, w
     const CheckReport report = switchtx::CheckRun(run.runDir);
     INFO(ViolationText(report));
     CHECK(report.Ok());
-    CHECK(Metric(run, "committed") > 50);
+    CHECK(SwitchTxMetric(run, "committed") > 50);
     // No loss: every gathered phase completes in the switches, nothing times out.
-    CHECK(Metric(run, "timeouts") == 0);
-    CHECK(Metric(run, "ungathered") == 0);
+    CHECK(SwitchTxMetric(run, "timeouts") == 0);
+    CHECK(SwitchTxMetric(run, "ungathered") == 0);
     CHECK(SwitchEvent(run, "scattered") > 0);
     CHECK(SwitchEvent(run, "to_client") > 0);
     if (topology == kMulti && scope == "tree")
@@ -158,13 +140,13 @@ TEST_CASE("SwitchTx in-switch GaS on fat-trees: tree-GaS along the up-down tree"
     const CheckReport report = switchtx::CheckRun(run.runDir);
     INFO(ViolationText(report));
     CHECK(report.Ok());
-    CHECK(Metric(run, "committed") > 200);
-    CHECK(Metric(run, "timeouts") == 0);
+    CHECK(SwitchTxMetric(run, "committed") > 200);
+    CHECK(SwitchTxMetric(run, "timeouts") == 0);
     // Lower switches forward their subtree's count; in scope root they only relay.
     CHECK(SwitchEvent(run, "to_parent") > 0);
     CHECK(SwitchEvent(run, "scattered") > 0);
     // Most attempts are gathered in the switches; on k=8 a few are wider than the header.
-    CHECK(Metric(run, "ungathered") < 0.1 * Metric(run, "attempts"));
+    CHECK(SwitchTxMetric(run, "ungathered") < 0.1 * SwitchTxMetric(run, "attempts"));
 }
 
 TEST_CASE("SwitchTx in-switch GaS stays serializable under link loss, by timeouts and "
@@ -185,12 +167,12 @@ TEST_CASE("SwitchTx in-switch GaS stays serializable under link loss, by timeout
     const CheckReport report = switchtx::CheckRun(run.runDir);
     INFO(ViolationText(report));
     CHECK(report.Ok());
-    CHECK(Metric(run, "committed") > 20);
+    CHECK(SwitchTxMetric(run, "committed") > 20);
     // Lost control messages: timeouts, each resolved one way or the other.
-    CHECK(Metric(run, "timeouts") > 0);
-    CHECK(Metric(run, "resolved_commit") + Metric(run, "resolved_abort") > 0);
-    CHECK(Metric(run, "resolved_commit") + Metric(run, "resolved_abort") <=
-          Metric(run, "timeouts"));  // read-only attempts just abort
+    CHECK(SwitchTxMetric(run, "timeouts") > 0);
+    CHECK(SwitchTxMetric(run, "resolved_commit") + SwitchTxMetric(run, "resolved_abort") > 0);
+    CHECK(SwitchTxMetric(run, "resolved_commit") + SwitchTxMetric(run, "resolved_abort") <=
+          SwitchTxMetric(run, "timeouts"));  // read-only attempts just abort
 }
 
 TEST_CASE("SwitchTx in-switch runs are deterministic", "[switchtx][switch][determinism]")
@@ -294,8 +276,8 @@ TEST_CASE("A core switch fails and restarts: clients abort and retry while it is
     CHECK(report.Ok());
     // Attempts whose tree had c0 lost their control messages, timed out, were resolved and
     // retried on the next tree.
-    CHECK(Metric(run, "timeouts") > 0);
-    CHECK(Metric(run, "resolved_abort") > 0);
+    CHECK(SwitchTxMetric(run, "timeouts") > 0);
+    CHECK(SwitchTxMetric(run, "resolved_abort") > 0);
     CHECK(CommitsBetween(dir, 200'000, 400'000) > 0);
     // After the restart c0's slots are empty: the next init installs a transaction, and trees
     // rooted at c0 commit again.

@@ -3,6 +3,7 @@
 // catches broken hosts; a commit_ok lost after the serialization point still commits
 // everywhere; bad parameters are refused with their path.
 
+#include "switchtx-test-support.h"
 #include "test-support.h"
 
 #include "protocols/switchtx/switchtx-checker.h"
@@ -62,29 +63,10 @@ const char* const kYcsbtOneShard =
 const char* const kTpcc = R"("kind": "tpcc", "warehouses_per_server": 1, "items": 1000,
                               "customers": 100, "remote_items": 0.5)";
 
-double
-Metric(const RunSummary& run, const std::string& name)
-{
-    return run.metrics.at("switchtx").at(name).get<double>();
-}
-
 CheckReport
 Check(const RunSummary& run)
 {
     return switchtx::CheckRun(run.runDir);
-}
-
-bool
-Violates(const CheckReport& report, const std::string& property)
-{
-    for (const std::string& line : report.violations)
-    {
-        if (line.rfind(property + ":", 0) == 0)
-        {
-            return true;
-        }
-    }
-    return false;
 }
 
 } // namespace
@@ -106,10 +88,10 @@ TEST_CASE("SwitchTx runs are serializable in every coordination mode and workloa
     const CheckReport report = Check(run);
     INFO(ViolationText(report));
     CHECK(report.Ok());
-    CHECK(Metric(run, "committed") > 100);
-    CHECK(Metric(run, "history_pending_at_end") == 0);
+    CHECK(SwitchTxMetric(run, "committed") > 100);
+    CHECK(SwitchTxMetric(run, "history_pending_at_end") == 0);
     // No loss: nothing times out.
-    CHECK(Metric(run, "timeouts") == 0);
+    CHECK(SwitchTxMetric(run, "timeouts") == 0);
 }
 
 TEST_CASE("SwitchTx stays serializable under link loss, by timeouts and resolution",
@@ -127,19 +109,19 @@ TEST_CASE("SwitchTx stays serializable under link loss, by timeouts and resoluti
     const CheckReport report = Check(run);
     INFO(ViolationText(report));
     CHECK(report.Ok());
-    CHECK(Metric(run, "committed") > 20);
-    CHECK(Metric(run, "rc_retransmits") > 0);
+    CHECK(SwitchTxMetric(run, "committed") > 20);
+    CHECK(SwitchTxMetric(run, "rc_retransmits") > 0);
     // Quiescent at the end: every validation's fate was settled.
-    CHECK(Metric(run, "history_pending_at_end") == 0);
+    CHECK(SwitchTxMetric(run, "history_pending_at_end") == 0);
     if (mode == "in-server")
     {
         // Lost control messages: timeouts, each resolved one way or the other.
-        CHECK(Metric(run, "timeouts") > 0);
-        CHECK(Metric(run, "resolved_commit") + Metric(run, "resolved_abort") > 0);
+        CHECK(SwitchTxMetric(run, "timeouts") > 0);
+        CHECK(SwitchTxMetric(run, "resolved_commit") + SwitchTxMetric(run, "resolved_abort") > 0);
     }
     else
     {
-        CHECK(Metric(run, "timeouts") == 0);  // FaSST's RPCs are all reliable
+        CHECK(SwitchTxMetric(run, "timeouts") == 0);  // FaSST's RPCs are all reliable
     }
 }
 
@@ -198,13 +180,13 @@ TEST_CASE("A commit_ok lost after the serialization point: the attempt still com
     CHECK(report.Ok());
     // Each thread lost one commit_ok (two may be of one attempt): its attempt timed out, and
     // resolution found it committed (never aborted: its primaries had installed it).
-    CHECK(Metric(run, "timeouts") >= 4);
-    CHECK(Metric(run, "resolved_commit") == Metric(run, "timeouts"));
-    CHECK(Metric(run, "resolved_abort") == 0);
+    CHECK(SwitchTxMetric(run, "timeouts") >= 4);
+    CHECK(SwitchTxMetric(run, "resolved_commit") == SwitchTxMetric(run, "timeouts"));
+    CHECK(SwitchTxMetric(run, "resolved_abort") == 0);
     // Every attempt ended in a commit or a lock/validation abort: none was retried because
     // of the loss.
-    CHECK(Metric(run, "attempts") ==
-          Metric(run, "committed") + Metric(run, "aborts_lock") + Metric(run, "aborts_validate"));
+    CHECK(SwitchTxMetric(run, "attempts") ==
+          SwitchTxMetric(run, "committed") + SwitchTxMetric(run, "aborts_lock") + SwitchTxMetric(run, "aborts_validate"));
 }
 
 TEST_CASE("SwitchTx refuses parameters it cannot run, naming them", "[switchtx][input]")
@@ -242,7 +224,7 @@ TEST_CASE("A phase command that overtakes its plan, queued behind an older attem
     const CheckReport report = Check(run);
     INFO(ViolationText(report));
     CHECK(report.Ok());
-    CHECK(Metric(run, "timeouts") == 0);
+    CHECK(SwitchTxMetric(run, "timeouts") == 0);
 }
 
 TEST_CASE("An aborted attempt's validations are settled, however the abort is overtaken",
@@ -259,7 +241,7 @@ TEST_CASE("An aborted attempt's validations are settled, however the abort is ov
     const CheckReport report = Check(run);
     INFO(ViolationText(report));
     CHECK(report.Ok());
-    CHECK(Metric(run, "history_pending_at_end") == 0);
+    CHECK(SwitchTxMetric(run, "history_pending_at_end") == 0);
 }
 
 TEST_CASE("Without loss the reliable data plane never resends: a connection's segments keep "
@@ -280,8 +262,8 @@ TEST_CASE("Without loss the reliable data plane never resends: a connection's se
     const CheckReport report = Check(run);
     INFO(ViolationText(report));
     CHECK(report.Ok());
-    CHECK(Metric(run, "committed") > 1000);
-    CHECK(Metric(run, "rc_retransmits") == 0);
+    CHECK(SwitchTxMetric(run, "committed") > 1000);
+    CHECK(SwitchTxMetric(run, "rc_retransmits") == 0);
 }
 
 TEST_CASE("Reliable-channel packets carry switchtx_t and the host header but no slices, control "
