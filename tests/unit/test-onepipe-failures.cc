@@ -94,6 +94,19 @@ LastControllerEvent(const RunSummary& run, const std::string& event)
     return last;
 }
 
+/// How many `event` rows a run's onepipe_controller trace has.
+int
+CountControllerEvents(const RunSummary& run, const std::string& event)
+{
+    CsvReader csv(run.runDir + "/onepipe_controller.csv", {"event"});
+    int count = 0;
+    while (csv.Next())
+    {
+        count += csv.Text(csv.Column("event")) == event ? 1 : 0;
+    }
+    return count;
+}
+
 int64_t
 LastDelivery(const RunSummary& run)
 {
@@ -162,6 +175,15 @@ TEST_CASE("Reliable 1Pipe keeps its guarantees through randomized failures of ev
         {
             CHECK(OnePipeMetric(run, "controller_failed_processes") == cutOff * perHost);
             CHECK(OnePipeMetric(run, "controller_epochs") == (cutOff > 0 ? 1 : 0));
+            // The controller's work: every report in, a notice out to and a completion in
+            // from every correct process, a removal out per report; 300 ns of CPU each.
+            const int correct = cutOff > 0 ? (16 - cutOff) * perHost : 0;
+            const int reports = CountControllerEvents(run, "report");
+            CHECK(reports > 0);
+            CHECK(CountControllerEvents(run, "resume") == reports);
+            CHECK(OnePipeMetric(run, "controller_messages") == 2 * reports + 2 * correct);
+            CHECK(OnePipeMetric(run, "controller_cpu_us") ==
+                  Approx(0.3 * OnePipeMetric(run, "controller_messages")));
         }
         // The controller finished (Resume), and delivery went on well after it.
         const int64_t resumed = LastControllerEvent(run, "resume");
