@@ -97,6 +97,8 @@ def recovery(run_dir, fault_ns):
 def main():
     args, runs = load_sweep(__doc__, "onepipe-fig10",
                             ["onepipe.processes", "onepipe.controller_failed_processes"])
+    if "faults" not in runs.columns:
+        sys.exit(f"{args.db}: the onepipe-fig10 sweep must vary /faults (one failure per run)")
     stalls, phases = {}, {}
     for _, run in runs.iterrows():
         faults = json.loads(run["faults"])
