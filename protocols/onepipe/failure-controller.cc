@@ -37,6 +37,7 @@ FailureController::AddSwitch(uint32_t node, CommitInputs& inputs)
 int64_t
 FailureController::Serve()
 {
+    ++m_messages;
     m_busyUntilPs = std::max(m_busyUntilPs, NowPs()) + m_config.costPs;
     return m_busyUntilPs - NowPs();
 }

@@ -56,6 +56,10 @@ class FailureController
     uint64_t FailedProcesses() const { return m_failedCount; }
     uint64_t Epochs() const { return m_epoch; }
     uint64_t Resumes() const { return m_resumes; }
+    /// Messages the controller received or sent (reports, notices, completions, removals).
+    uint64_t Messages() const { return m_messages; }
+    /// Its CPU time over them, in ps.
+    int64_t BusyPs() const { return static_cast<int64_t>(m_messages) * m_config.costPs; }
 
   private:
     struct Report
@@ -94,6 +98,7 @@ class FailureController
     bool m_determinePending = false;
     uint64_t m_failedCount = 0;
     uint64_t m_resumes = 0;
+    uint64_t m_messages = 0;
 };
 
 } // namespace incsim::onepipe

@@ -769,6 +769,8 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"commit_messages", m_stats.commitMessages},
         {"controller_failed_processes", m_controller ? m_controller->FailedProcesses() : 0},
         {"controller_epochs", m_controller ? m_controller->Epochs() : 0},
+        {"controller_messages", m_controller ? m_controller->Messages() : 0},
+        {"controller_cpu_us", m_controller ? m_controller->BusyPs() / 1e6 : 0.0},
         {"host_beacons", m_stats.hostBeacons},
         {"switch_beacons", switchBeacons},
         {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},
