@@ -144,18 +144,25 @@ WorkerThread::FinishTakeover(Participation& p)
             row.first->Settle(row.second, true);
         }
     }
-    if (p.takeoverFenced)
+    UnfenceTakeover(p);
+    m_cluster.Recorder().Settle(plan.client, plan.attempt, true);
+}
+
+void
+WorkerThread::UnfenceTakeover(Participation& p)
+{
+    if (!p.takeoverFenced)
     {
-        p.takeoverFenced = false;
-        for (const PlanOp& op : plan.ops)
+        return;
+    }
+    p.takeoverFenced = false;
+    for (const PlanOp& op : p.plan->ops)
+    {
+        if (op.type == txn::AccessType::Write && TakenOver(op))
         {
-            if (op.type == txn::AccessType::Write && TakenOver(op))
-            {
-                m_cluster.StoreAt(op.shard, m_host).Unfence(op.key);
-            }
+            m_cluster.StoreAt(op.shard, m_host).Unfence(op.key);
         }
     }
-    m_cluster.Recorder().Settle(plan.client, plan.attempt, true);
 }
 
 void
@@ -166,17 +173,7 @@ WorkerThread::ReleaseTakeover(Participation& p)
         return;
     }
     p.takeoverDone = true;
-    if (p.takeoverFenced)
-    {
-        p.takeoverFenced = false;
-        for (const PlanOp& op : p.plan->ops)
-        {
-            if (op.type == txn::AccessType::Write && TakenOver(op))
-            {
-                m_cluster.StoreAt(op.shard, m_host).Unfence(op.key);
-            }
-        }
-    }
+    UnfenceTakeover(p);
 }
 
 void
@@ -289,19 +286,7 @@ WorkerThread::RecoverClient(WorkerThread& crashed)
             const bool commit = installed && m_cluster.Config().fault != Fault::RecoveryAbortsAll;
             ++(commit ? stats.recoveredCommit : stats.recoveredAbort);
             stats.lastRecoveryPs = NowPs();
-            for (uint32_t host : plan->participants)
-            {
-                DataMessage decide;
-                decide.kind = DataMessage::Kind::Decide;
-                decide.wireType = MsgType::Abort;
-                decide.txnId = plan->txnId;
-                decide.retry = true;
-                decide.flag = commit;
-                decide.srcHost = m_host;
-                decide.plan = plan;
-                decide.bytes = 16;
-                m_cluster.SendData(m_host, host, m_thread, decide);
-            }
+            SendDecide(plan, commit, true);
             if (!commit)
             {
                 m_cluster.Recorder().Settle(plan->client, plan->attempt, false);

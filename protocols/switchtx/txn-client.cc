@@ -638,7 +638,7 @@ WorkerThread::Resolved(ClientSlot& slot)
                 slot.awaiting.push_back(host);
             }
         }
-        SendDecide(slot, true);
+        SendDecide(slot.plan, true, slot.retry);
         if (slot.awaiting.empty())
         {
             Committed(slot);
@@ -652,12 +652,19 @@ WorkerThread::Resolved(ClientSlot& slot)
 }
 
 void
-WorkerThread::SendDecide(ClientSlot& slot, bool commit)
+WorkerThread::SendDecide(const PlanPtr& plan, bool commit, bool retry)
 {
-    for (uint32_t host : slot.plan->participants)
+    for (uint32_t host : plan->participants)
     {
-        DataMessage decide = NewMessage(DataMessage::Kind::Decide, MsgType::Abort, slot);
+        DataMessage decide;
+        decide.kind = DataMessage::Kind::Decide;
+        decide.wireType = MsgType::Abort;
+        decide.txnId = plan->txnId;
+        decide.retry = retry;
         decide.flag = commit;
+        decide.srcHost = m_host;
+        decide.plan = plan;
+        decide.bytes = kHeaderBytes;
         m_cluster.SendData(m_host, host, m_thread, decide);
     }
 }
@@ -767,7 +774,7 @@ WorkerThread::Aborted(ClientSlot& slot)
     }
     // Every participant learns it reliably, validators included: one that validates after
     // the abort (a late command) settles its pending decision when the abort comes.
-    SendDecide(slot, false);
+    SendDecide(slot.plan, false, slot.retry);
     LogAnswer(slot, false);
     slot.retry = true;  // §3.4.1: a retrying transaction's messages go first
     slot.stage = Stage::Idle;

@@ -107,6 +107,8 @@ class WorkerThread
     /// Commit: a promoted primary logs what it took over and lets its keys go.
     void FinishTakeover(Participation& p);
     void ReleaseTakeover(Participation& p);
+    /// Lets the keys a takeover fenced go.
+    void UnfenceTakeover(Participation& p);
     /// Takes over `plan`'s shards that `dead` led, at this promoted primary.
     void TakeOver(const PlanPtr& plan, uint32_t dead);
     /// Tells `client` whether this replica installed attempt `txnId` (its fence's answer).
@@ -212,7 +214,8 @@ class WorkerThread
     /// Starts parked slots while fewer than the MPL run, aborted transactions first.
     void Admit();
     void Resume(ClientSlot& slot);
-    void SendDecide(ClientSlot& slot, bool commit);
+    /// The attempt's decision, to each of its participants over RC.
+    void SendDecide(const PlanPtr& plan, bool commit, bool retry);
     void LogRequest(const ClientSlot& slot, int64_t timeNs);
     void LogAnswer(const ClientSlot& slot, bool commit);
     void ArmTimer(ClientSlot& slot);
