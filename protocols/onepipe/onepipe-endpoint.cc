@@ -345,6 +345,12 @@ void
 OnePipeEndpoint::Fail(uint32_t sequence, Outstanding& message, FailureReason reason)
 {
     message.open = false;
+    ReportFailure(sequence, message.dst, message.ts, reason);
+}
+
+void
+OnePipeEndpoint::ReportFailure(uint32_t sequence, uint32_t dst, uint64_t ts, FailureReason reason)
+{
     switch (reason)
     {
     case FailureReason::Timeout:
@@ -362,12 +368,12 @@ OnePipeEndpoint::Fail(uint32_t sequence, Outstanding& message, FailureReason rea
     }
     if (m_traces.failures)
     {
-        m_traces.failures->Row(m_processId, sequence, message.dst, message.ts, ToString(reason),
+        m_traces.failures->Row(m_processId, sequence, dst, ts, ToString(reason),
                                NowPs() / kPsPerNs);
     }
     if (m_onSendFailure)
     {
-        m_onSendFailure(message.ts, message.dst, sequence, reason);
+        m_onSendFailure(ts, dst, sequence, reason);
     }
 }
 
@@ -705,16 +711,7 @@ OnePipeEndpoint::RecallFrom(uint32_t failed)
         const uint64_t ts = m_prepare->TimestampOf(scattering);
         for (const PrepareChannels::Message& message : m_prepare->MessagesOf(scattering))
         {
-            ++m_stats->failuresRecalled;
-            if (m_traces.failures)
-            {
-                m_traces.failures->Row(m_processId, message.sequence, message.dst, ts,
-                                       ToString(FailureReason::Recalled), NowPs() / kPsPerNs);
-            }
-            if (m_onSendFailure)
-            {
-                m_onSendFailure(ts, message.dst, message.sequence, FailureReason::Recalled);
-            }
+            ReportFailure(message.sequence, message.dst, ts, FailureReason::Recalled);
             // The other live receivers drop it; a failed one is covered by its own notice.
             if (m_controllerMode != ControllerMode::SkipRecall &&
                 m_failedFrom[message.dst] == PrepareChannels::kNone)

@@ -181,6 +181,8 @@ class OnePipeEndpoint : public Endpoint
     void SendControl(uint32_t dst, Opcode opcode, const std::vector<uint32_t>& sequences,
                      int32_t feedbackNs);
     void Fail(uint32_t sequence, Outstanding& message, FailureReason reason);
+    /// Counts, traces and calls back a send that failed.
+    void ReportFailure(uint32_t sequence, uint32_t dst, uint64_t ts, FailureReason reason);
     Outstanding* FindOutstanding(uint32_t sequence);
     void CheckTimeouts();
     void PushReady(const Ready& message);
