@@ -231,6 +231,12 @@ OnePipeProtocol::ParamsSpec()
                "reliable: how processes answer a failure notice; \"skip-discard\" and "
                "\"skip-recall\" leave out that step: the checker's negative controls",
                "full")
+        .Field("receive_loss", Spec::Number().Min(0).Below(1),
+               "probability that lib1pipe drops a 1Pipe packet it receives (data, ACK, "
+               "prepare, beacon), at every host and at every host representative: the paper's "
+               "Fig. 9b loss, \"random message drop in lib1pipe receiver\" (link loss is "
+               "/links/loss)",
+               0.0)
         .Field("ack_timeout", Spec::Duration().Min(1),
                "a message with no ACK after this is reported to the send-failure callback",
                "200us")
@@ -262,7 +268,7 @@ OnePipeProtocol::WorkloadSpec()
 
 void
 OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
-                                 uint32_t upPorts) const
+                                 uint32_t upPorts, const std::vector<uint32_t>& portGroups) const
 {
     p4rt::ControlPlane& control = pipeline.Control();
     const uint64_t aggregateMode =
@@ -286,6 +292,11 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
     }
     control.SetMulticastGroup(contract::ALL_PORTS_GROUP, std::move(replicas));
     control.WriteRegister(contract::MyIngress::live_ports::kName, 0, p4rt::BitString(connected));
+    for (uint32_t port = 0; port < portGroups.size(); ++port)
+    {
+        control.WriteRegister(contract::MyIngress::port_group::kName, port,
+                              p4rt::BitString(portGroups[port]));
+    }
     // Best effort takes no commit barrier; the reliable service every connected port's, until
     // the controller (not yet built) removes a failed one.
     control.WriteRegister(contract::MyIngress::commit_live::kName, 0,
@@ -294,7 +305,8 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
 
 void
 OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
-                                      const std::vector<uint32_t>& upPorts)
+                                      const std::vector<uint32_t>& upPorts,
+                                      const std::vector<std::vector<uint32_t>>& portGroups)
 {
     if (m_incarnation == Incarnation::Chip)
     {
@@ -329,6 +341,12 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
                                  ns3::TimeValue(ns3::NanoSeconds(representativeCostNs)));
         }
         config.upPorts = upPorts[device->NodeId()];
+        config.portGroups = portGroups[device->NodeId()];
+        if (representative)
+        {
+            config.receiveLoss = m_config.receiveLoss;
+            config.lossRng = world.MakeRng("onepipe-representative-loss", device->NodeId());
+        }
         m_processors.push_back(std::make_unique<BeaconProcessor>(*device, config));
         m_processors.back()->Start();
     }
@@ -415,6 +433,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_config.deliverOnBarrier = params.Choice("reliable_delivery", DeliverOnBarrierChoices());
     m_config.retransmitPs = params.DurationNs("retransmit_timeout") * kPsPerNs;
     m_config.commitIntervalPs = params.DurationNs("commit_interval") * kPsPerNs;
+    m_config.receiveLoss = params.Number("receive_loss");
     const uint32_t controllerHost =
         params.Has("controller_host")
             ? static_cast<uint32_t>(params.Int("controller_host"))
@@ -451,12 +470,15 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     {
         const std::vector<uint32_t> upPorts =
             UpPortMasks(world.GetTopology(), world.Routes(), kProgramPorts);
+        const std::vector<std::vector<uint32_t>> portGroups =
+            PortGroups(world.GetTopology(), world.Routes(), upPorts);
         world.SetPipelineFactory(world.ProgramPipelineFactory(
             params.String("program"), params.Path() + "/program",
-            [this, upPorts](P4Pipeline& pipeline, SwitchDevice& device) {
-                ConfigureSwitch(pipeline, device, upPorts[device.NodeId()]);
+            [this, upPorts, portGroups](P4Pipeline& pipeline, SwitchDevice& device) {
+                ConfigureSwitch(pipeline, device, upPorts[device.NodeId()],
+                                portGroups[device.NodeId()]);
             }));
-        InstallBeaconSources(world, params, upPorts);
+        InstallBeaconSources(world, params, upPorts, portGroups);
     }
 
     ScatterWorkload traffic;
@@ -527,7 +549,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     {
         HostNode& node = world.Host(h);
         auto host = ns3::CreateObject<OnePipeHost>();
-        host->Configure(node, m_config, &m_stats);
+        host->Configure(node, m_config, &m_stats, world.MakeRng("onepipe-receive-loss", h));
         for (uint32_t p = 0; p < m_config.processesPerHost && h < processHosts; ++p)
         {
             const uint32_t id = h * m_config.processesPerHost + p;
@@ -701,6 +723,11 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
     // beacons (switch ports from onepipe.p4's counter, host uplinks from the hosts).
     const double seconds = m_durationPs / 1e12;
     uint64_t switchBeacons = 0;
+    uint64_t receiveDrops = m_stats.receiveDrops;
+    for (const auto& processor : m_processors)
+    {
+        receiveDrops += processor->ReceiveDrops();
+    }
     double overheadSum = 0;
     double overheadMax = 0;
     uint64_t directions = 0;
@@ -772,6 +799,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"controller_messages", m_controller ? m_controller->Messages() : 0},
         {"controller_cpu_us", m_controller ? m_controller->BusyPs() / 1e6 : 0.0},
         {"host_beacons", m_stats.hostBeacons},
+        {"receive_drops", receiveDrops},
         {"switch_beacons", switchBeacons},
         {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},
         {"beacon_overhead_max", overheadMax},
