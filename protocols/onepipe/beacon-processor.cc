@@ -22,9 +22,18 @@ BeaconProcessor::BeaconProcessor(SwitchDevice& device, const BeaconProcessorConf
       m_config(config),
       m_ports(device.NumPorts())
 {
-    for (Port& port : m_ports)
+    ResetPorts();
+}
+
+void
+BeaconProcessor::ResetPorts()
+{
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
-        port.commitLive = config.commitInputs;
+        const bool silent = (m_config.silentPorts >> p) & 1;
+        m_ports[p] = Port{};
+        m_ports[p].live = !silent;
+        m_ports[p].commitLive = m_config.commitInputs && !silent;
     }
 }
 
@@ -61,11 +70,7 @@ BeaconProcessor::SwitchStateChanged(bool up)
 {
     if (!up)
     {
-        for (Port& port : m_ports)
-        {
-            port = Port{};
-            port.commitLive = m_config.commitInputs;
-        }
+        ResetPorts();
         m_upHigh = 0;
         m_allHigh = 0;
         m_commitUpHigh = 0;

@@ -29,6 +29,8 @@ struct BeaconProcessorConfig
     uint32_t upPorts = 0;
     /// Each down port's group: the inputs that cannot feed it (PortGroups; 0 for none).
     std::vector<uint32_t> portGroups;
+    /// Ports of hosts that do not run lib1pipe: neither live nor commit inputs.
+    uint32_t silentPorts = 0;
     uint8_t priority = 0;
     /// One way between the switch and the processor, on top of the switch's CPU-port service
     /// time: zero for the switch CPU, the link and DMA for a host representative.
@@ -93,6 +95,8 @@ class BeaconProcessor : public CommitInputs
         uint64_t beaconsSent = 0;
     };
 
+    /// Every port's state as at start: live and a commit input unless a silent host's.
+    void ResetPorts();
     void FromChip(FramePtr frame);
     /// A crash wipes the processor's state, as it does the chip's registers, and the work it
     /// had in flight.

@@ -154,8 +154,9 @@ OnePipeProtocol::ParamsSpec()
                        "how many hosts (the first ones) run processes (default: all)")
         .Field("idle_hosts", Spec::Enum(IdleHostsBeaconChoices()),
                "hosts without processes: beacon like every 1Pipe host (barriers span the whole "
-               "network), or stay silent, so that their switch ports time out and barriers "
-               "cover only the process hosts (a deployment limited to the participants)",
+               "network), or stay silent: they do not run lib1pipe, so their switch ports are "
+               "not barrier (or commit) inputs from the start and barriers cover only the "
+               "process hosts (a deployment limited to the participants, as the paper's testbed)",
                "beacon")
         .Field("program", Spec::String(),
                "the switch P4 program (compiled into incsim) that aggregates barriers, with "
@@ -197,8 +198,8 @@ OnePipeProtocol::ParamsSpec()
                "Table 1's service for every process: best-effort (delivery on the best-effort "
                "barrier, losses reported to the sender) or reliable (paper 5.1: prepare with "
                "ACKs and retransmission, delivery on the commit barrier, failures handled by "
-               "the controller; needs ordering \"total\" and idle_hosts \"beacon\", and no "
-               "link_up or node_recover faults until rejoining is built)",
+               "the controller; needs ordering \"total\", and no link_up or node_recover "
+               "faults until rejoining is built)",
                "best-effort")
         .Field("retransmit_timeout", Spec::Duration().Min(1),
                "reliable: a prepare segment not ACKed after this is sent again (go-back-N)",
@@ -268,7 +269,8 @@ OnePipeProtocol::WorkloadSpec()
 
 void
 OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
-                                 uint32_t upPorts, const std::vector<uint32_t>& portGroups) const
+                                 uint32_t upPorts, const std::vector<uint32_t>& portGroups,
+                                 uint32_t silentPorts) const
 {
     p4rt::ControlPlane& control = pipeline.Control();
     const uint64_t aggregateMode =
@@ -291,22 +293,24 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
         connected |= 1u << port;
     }
     control.SetMulticastGroup(contract::ALL_PORTS_GROUP, std::move(replicas));
-    control.WriteRegister(contract::MyIngress::live_ports::kName, 0, p4rt::BitString(connected));
+    const uint32_t inputs = connected & ~silentPorts;
+    control.WriteRegister(contract::MyIngress::live_ports::kName, 0, p4rt::BitString(inputs));
     for (uint32_t port = 0; port < portGroups.size(); ++port)
     {
         control.WriteRegister(contract::MyIngress::port_group::kName, port,
                               p4rt::BitString(portGroups[port]));
     }
-    // Best effort takes no commit barrier; the reliable service every connected port's, until
-    // the controller (not yet built) removes a failed one.
+    // Best effort takes no commit barrier; the reliable service every connected port's but a
+    // silent host's, until the controller removes a failed one.
     control.WriteRegister(contract::MyIngress::commit_live::kName, 0,
-                          p4rt::BitString(m_config.reliable ? connected : 0));
+                          p4rt::BitString(m_config.reliable ? inputs : 0));
 }
 
 void
 OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
                                       const std::vector<uint32_t>& upPorts,
-                                      const std::vector<std::vector<uint32_t>>& portGroups)
+                                      const std::vector<std::vector<uint32_t>>& portGroups,
+                                      const std::vector<uint32_t>& silentPorts)
 {
     if (m_incarnation == Incarnation::Chip)
     {
@@ -342,6 +346,7 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
         }
         config.upPorts = upPorts[device->NodeId()];
         config.portGroups = portGroups[device->NodeId()];
+        config.silentPorts = silentPorts[device->NodeId()];
         if (representative)
         {
             config.receiveLoss = m_config.receiveLoss;
@@ -466,6 +471,29 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
         }
     }
 
+    const uint32_t processHosts =
+        params.Has("process_hosts") ? static_cast<uint32_t>(params.Int("process_hosts")) : numHosts;
+    if (processHosts > numHosts)
+    {
+        params.Fail("process_hosts", fmt::format("the topology has {} hosts", numHosts));
+    }
+    const uint32_t numProcesses = processHosts * m_config.processesPerHost;
+    if (numProcesses < 2)
+    {
+        params.Fail("process_hosts", "1Pipe needs at least two processes");
+    }
+    // The first processHosts run processes. The others beacon unless they are silent: they
+    // do not run lib1pipe, which registers a host with the controller at start (paper 6.1),
+    // so their switch ports are neither live nor commit inputs from the start.
+    const uint32_t beaconHosts =
+        params.Choice("idle_hosts", IdleHostsBeaconChoices()) ? numHosts : processHosts;
+    std::vector<uint32_t> silentPorts(world.GetTopology().NumNodes(), 0);
+    for (uint32_t h = beaconHosts; h < numHosts; ++h)
+    {
+        const Topology::PortPeer& tor = world.GetTopology().Peer(world.Host(h).NodeId(), 0);
+        silentPorts[tor.peerNode] |= 1u << tor.peerPort;
+    }
+
     if (m_config.ordered)
     {
         const std::vector<uint32_t> upPorts =
@@ -474,11 +502,12 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
             PortGroups(world.GetTopology(), world.Routes(), upPorts);
         world.SetPipelineFactory(world.ProgramPipelineFactory(
             params.String("program"), params.Path() + "/program",
-            [this, upPorts, portGroups](P4Pipeline& pipeline, SwitchDevice& device) {
+            [this, upPorts, portGroups, silentPorts](P4Pipeline& pipeline,
+                                                     SwitchDevice& device) {
                 ConfigureSwitch(pipeline, device, upPorts[device.NodeId()],
-                                portGroups[device.NodeId()]);
+                                portGroups[device.NodeId()], silentPorts[device.NodeId()]);
             }));
-        InstallBeaconSources(world, params, upPorts, portGroups);
+        InstallBeaconSources(world, params, upPorts, portGroups, silentPorts);
     }
 
     ScatterWorkload traffic;
@@ -494,17 +523,6 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_activePs = window.ActivePs();
     m_durationPs = world.DurationPs();
 
-    const uint32_t processHosts =
-        params.Has("process_hosts") ? static_cast<uint32_t>(params.Int("process_hosts")) : numHosts;
-    if (processHosts > numHosts)
-    {
-        params.Fail("process_hosts", fmt::format("the topology has {} hosts", numHosts));
-    }
-    const uint32_t numProcesses = processHosts * m_config.processesPerHost;
-    if (numProcesses < 2)
-    {
-        params.Fail("process_hosts", "1Pipe needs at least two processes");
-    }
     m_stats.sendPs.resize(numProcesses);
     Traces traces;
     traces.sends = world.Traces().Open(SendsTrace());
@@ -541,10 +559,6 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
                                            m_config.priority, &m_stats, traces});
         return;
     }
-    // The first processHosts run processes. The others beacon unless they are silent (their
-    // switch ports then hold the barrier back only until they time out).
-    const uint32_t beaconHosts =
-        params.Choice("idle_hosts", IdleHostsBeaconChoices()) ? numHosts : processHosts;
     for (uint32_t h = 0; h < beaconHosts; ++h)
     {
         HostNode& node = world.Host(h);
@@ -648,12 +662,6 @@ OnePipeProtocol::CheckReliableSetup(const Scenario& scenario, const ParamView& p
         params.Fail("service", fmt::format("the reliable service is 1Pipe's: it needs ordering "
                                            "\"total\", not \"{}\"",
                                            params.String("ordering")));
-    }
-    if (!params.Choice("idle_hosts", IdleHostsBeaconChoices()))
-    {
-        params.Fail("idle_hosts", "the reliable service takes the commit barrier of every "
-                                  "switch port, so hosts without processes must beacon "
-                                  "(\"beacon\"); a silent one would stall delivery");
     }
     // The controller handles components going down. Coming back needs receiver recovery and
     // re-admission (not built), and the single controller instance must not fail.

@@ -243,11 +243,6 @@ TEST_CASE("The reliable service refuses what it cannot run, naming the JSON path
         RunIn(dir, OnePipeScenario(kFatTree4, R"("service": "reliable", "ordering": "lamport")",
                                    "")),
         Catch::Contains("/protocol/params/service") && Catch::Contains("\"lamport\""));
-    CHECK_THROWS_WITH(RunIn(dir, OnePipeScenario(kFatTree4,
-                                                 R"("service": "reliable", "process_hosts": 4,
-                                                    "idle_hosts": "silent")",
-                                                 "")),
-                      Catch::Contains("/protocol/params/idle_hosts"));
     CHECK_THROWS_WITH(RunIn(dir, OnePipeScenario(kFatTree4, R"("reliable_delivery": "early")",
                                                  "")),
                       Catch::Contains("/protocol/params/reliable_delivery"));
