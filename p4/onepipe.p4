@@ -37,8 +37,8 @@
  * (group ALL_PORTS_GROUP); in egress each copy leaves as a beacon if its port carried no 1Pipe
  * packet (data or beacon) since the previous tick, or if the port's barrier has advanced since
  * it last sent one.
- * A beacon arriving from a neighbour is consumed, and if it changed the broadcast's minima it is
- * multicast like a tick, to the ports whose barrier advanced: barriers then cross an idle
+ * A beacon arriving from a neighbour is consumed, and if either minimum advanced or the
+ * smallest's group changed it is multicast like a tick, to the ports whose barrier advanced: barriers then cross an idle
  * switch at once instead of waiting for its next tick. Hosts send their beacons at the same
  * synchronized times, all carrying the same round time, so a switch's minimum advances about
  * once per interval and so does this triggered broadcast.

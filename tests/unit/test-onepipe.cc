@@ -432,3 +432,43 @@ TEST_CASE("The baselines refuse workloads and networks they cannot order", "[one
     CHECK_THROWS_WITH(RunIn(dir, OnePipeScenario(kFatTree4, R"("process_hosts": 17)", "")),
                       Catch::Contains("process_hosts") && Catch::Contains("16 hosts"));
 }
+
+TEST_CASE("On the testbed a barrier crosses only the switches between the processes (Fig. 9a)",
+          "[onepipe][incarnation][fig9a]")
+{
+    InitIncsim();
+    // Paper 7.2, claims R4 and R5: latency rises with the hops between the processes (1 with
+    // 8 processes in one rack, 5 with 32 over both pods), and the chip's overhead over the
+    // unordered baseline is about half a beacon interval plus skew. Before the port groups a
+    // barrier to any host came back down from the core, so every incarnation was flat (chip
+    // 9.8 us at 8 and 32 processes) and the chip's overhead at one hop was 7 us.
+    const std::string testbed =
+        ReadFile(std::string(INCSIM_SOURCE_DIR) + "/scenarios/onepipe/testbed-microbench.json");
+    auto latency = [&](uint32_t processHosts, const std::string& variant) {
+        TempDir dir;
+        RunSummary run =
+            RunIn(dir, testbed,
+                  {"duration=200us", "workload.pattern=unicast", "workload.interval=20us",
+                   "switch.cpu_service_time=300ns", "outputs.progress=never",
+                   R"(outputs.traces=["onepipe_sends", "onepipe_deliveries", "onepipe_failures",
+                                      "onepipe_prepares"])",
+                   fmt::format("protocol.params.process_hosts={}", processHosts), variant});
+        INFO(variant << " with " << processHosts << " process hosts");
+        if (variant != "protocol.params.ordering=none")
+        {
+            const CheckReport report = CheckOnePipeRun(run);
+            INFO(ViolationText(report));
+            CHECK(report.Ok());
+        }
+        return OnePipeMetric(run, "latency_mean_us");
+    };
+    const double unordered = latency(8, "protocol.params.ordering=none");
+    CHECK(latency(8, "protocol.params.incarnation=chip") - unordered < 2.5);
+    for (const char* variant :
+         {"protocol.params.incarnation=chip", "protocol.params.incarnation=switch-cpu",
+          "protocol.params.incarnation=host-representative", "protocol.params.service=reliable"})
+    {
+        INFO(variant);
+        CHECK(latency(8, variant) + 2 < latency(32, variant));
+    }
+}
