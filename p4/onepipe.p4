@@ -10,11 +10,21 @@
  * input ports that can feed its output port, computed with a comparison tree (no loops in P4;
  * one min per pair per stage, as on Tofino).
  *
- * Which inputs feed an output: the routing is up-down (the paper's Fig. 3 splits each switch
- * into an uplink and a downlink half). A packet leaving on an "up" port (towards a switch of the
- * same or a higher tier; configure's up_ports) only comes from ports below, so it gets
- * B_up = min over live ports not in up_ports; any other output gets B_all = min over all live
- * ports. Neither depends on itself through a neighbour, so barriers cannot stall in a cycle.
+ * Which inputs feed an output (paper 4.2: "the minimum barrier timestamp value of all
+ * possible input links"; Fig. 3 splits each switch into an uplink and a downlink half): only
+ * the inputs whose packets can leave by it. The routing is up-down, so a packet leaving on an
+ * "up" port (towards a switch of the same or a higher tier; configure's up_ports) only comes
+ * from ports below, and a packet never goes back towards the neighbour it came from (a spine
+ * never sends a ToR's packet back to that ToR, a core never sends a pod's packet back into
+ * the pod). Each port p has a group: the inputs that cannot feed output p, p's own among
+ * them, the same set for each of its members. Up ports form one group; the control plane
+ * writes the down ports' groups (port_group, from the routes; 0 for none: a host port feeds
+ * itself, since processes of one host talk through their ToR). Output p takes the minimum
+ * over the live inputs outside its group. Without the groups, a barrier sent to a host
+ * would wait for its own rack's beacons to come back down from the core. No output depends
+ * on itself through a neighbour, so barriers cannot stall in a cycle. A beacon broadcast
+ * needs two minima: b_min (with the group of a port holding it) and b_second, the minimum
+ * outside that group; a port in that group takes b_second, every other port b_min.
  *
  * Live ports (register live_ports, a bit per port): the control plane sets the connected ports
  * at start. A port silent for timeout_us is removed at the next tick. A port that is not live
@@ -27,16 +37,16 @@
  * (group ALL_PORTS_GROUP); in egress each copy leaves as a beacon if its port carried no 1Pipe
  * packet (data or beacon) since the previous tick, or if the port's barrier has advanced since
  * it last sent one.
- * A beacon arriving from a neighbour is consumed, and if it advanced B_up or B_all it is
- * multicast like a tick, to the ports whose barrier advanced: barriers then cross an idle
+ * A beacon arriving from a neighbour is consumed, and if either minimum advanced or the
+ * smallest's group changed it is multicast like a tick, to the ports whose barrier advanced: barriers then cross an idle
  * switch at once instead of waiting for its next tick. Hosts send their beacons at the same
  * synchronized times, all carrying the same round time, so a switch's minimum advances about
  * once per interval and so does this triggered broadcast.
  *
  * Reliable service (paper 5.1). Beacons also carry a commit barrier C: every reliable message
  * below C from the senders behind the link is held by its receivers. Each beacon from port i
- * sets port_commit[i], and a broadcast carries C_up and C_all, the minima of port_commit over
- * commit_live with the same split as B_up and B_all; a beacon is triggered, and sent on a
+ * sets port_commit[i], and a broadcast carries the minima of port_commit over commit_live
+ * with the same groups as the best-effort barrier; a beacon is triggered, and sent on a
  * port, when either barrier advanced. Commit inputs leave only by the control plane (the
  * reliable service's controller), never by a timeout. Prepare segments (OP_RDATA) are
  * forwarded untouched: they neither set nor carry a barrier.
@@ -51,6 +61,8 @@
  *                              off (packets keep the sender's barrier; beacons are
  *                              consumed): the negative control of the tests.
  *   MyIngress.live_ports       register<bit<32>>(1): cell 0, the connected ports at start.
+ *   MyIngress.port_group       register<bit<32>>(32): cell p, the down ports that cannot feed
+ *                              output p (p among them), 0 if none.
  *   MyIngress.commit_live      register<bit<32>>(1): the ports whose commit barrier counts
  *                              (reliable service: the connected ports; best effort: none).
  *   multicast group ALL_PORTS_GROUP: one copy per connected port.
@@ -112,10 +124,14 @@ struct metadata_t {
     bit<2>  mode;
     bit<1>  beacon_out;   // leaves as a beacon; egress decides per port
     bit<1>  tick;
-    bit<48> b_up;
-    bit<48> b_all;
-    bit<48> c_up;         // commit barriers of a beacon broadcast
-    bit<48> c_all;
+    // A beacon broadcast: port p gets b_second if p is in b_group, else b_min (see ingress);
+    // the same for the commit barrier.
+    bit<48> b_min;
+    bit<48> b_second;
+    bit<32> b_group;
+    bit<48> c_min;
+    bit<48> c_second;
+    bit<32> c_group;
 }
 
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -158,6 +174,46 @@ struct metadata_t {
     bit<48> out##_d1 = MIN2(out##_c2, out##_c3);                       \
     bit<48> out = MIN2(out##_d0, out##_d1);
 
+/* Picks the smaller of (a, ai) and (b, bi); the left one on a tie. */
+#define ARGMIN2(out, oi, a, ai, b, bi)                                 \
+    bit<48> out = (a) <= (b) ? (a) : (b);                              \
+    bit<32> oi = (a) <= (b) ? (ai) : (bi);
+
+/* out := the minimum of r0 .. r31 over the ports in mask m, and out_port := a port holding it
+ * (any port when m is empty and out is BARRIER_MAX). */
+#define ARGMIN_TREE(out, m, r)                                                             \
+    ARGMIN2(out##_a0, out##_i0, LEAF(r##0, 0, m), 0, LEAF(r##1, 1, m), 1)                  \
+    ARGMIN2(out##_a1, out##_i1, LEAF(r##2, 2, m), 2, LEAF(r##3, 3, m), 3)                  \
+    ARGMIN2(out##_a2, out##_i2, LEAF(r##4, 4, m), 4, LEAF(r##5, 5, m), 5)                  \
+    ARGMIN2(out##_a3, out##_i3, LEAF(r##6, 6, m), 6, LEAF(r##7, 7, m), 7)                  \
+    ARGMIN2(out##_a4, out##_i4, LEAF(r##8, 8, m), 8, LEAF(r##9, 9, m), 9)                  \
+    ARGMIN2(out##_a5, out##_i5, LEAF(r##10, 10, m), 10, LEAF(r##11, 11, m), 11)            \
+    ARGMIN2(out##_a6, out##_i6, LEAF(r##12, 12, m), 12, LEAF(r##13, 13, m), 13)            \
+    ARGMIN2(out##_a7, out##_i7, LEAF(r##14, 14, m), 14, LEAF(r##15, 15, m), 15)            \
+    ARGMIN2(out##_a8, out##_i8, LEAF(r##16, 16, m), 16, LEAF(r##17, 17, m), 17)            \
+    ARGMIN2(out##_a9, out##_i9, LEAF(r##18, 18, m), 18, LEAF(r##19, 19, m), 19)            \
+    ARGMIN2(out##_a10, out##_i10, LEAF(r##20, 20, m), 20, LEAF(r##21, 21, m), 21)          \
+    ARGMIN2(out##_a11, out##_i11, LEAF(r##22, 22, m), 22, LEAF(r##23, 23, m), 23)          \
+    ARGMIN2(out##_a12, out##_i12, LEAF(r##24, 24, m), 24, LEAF(r##25, 25, m), 25)          \
+    ARGMIN2(out##_a13, out##_i13, LEAF(r##26, 26, m), 26, LEAF(r##27, 27, m), 27)          \
+    ARGMIN2(out##_a14, out##_i14, LEAF(r##28, 28, m), 28, LEAF(r##29, 29, m), 29)          \
+    ARGMIN2(out##_a15, out##_i15, LEAF(r##30, 30, m), 30, LEAF(r##31, 31, m), 31)          \
+    ARGMIN2(out##_b0, out##_j0, out##_a0, out##_i0, out##_a1, out##_i1)                    \
+    ARGMIN2(out##_b1, out##_j1, out##_a2, out##_i2, out##_a3, out##_i3)                    \
+    ARGMIN2(out##_b2, out##_j2, out##_a4, out##_i4, out##_a5, out##_i5)                    \
+    ARGMIN2(out##_b3, out##_j3, out##_a6, out##_i6, out##_a7, out##_i7)                    \
+    ARGMIN2(out##_b4, out##_j4, out##_a8, out##_i8, out##_a9, out##_i9)                    \
+    ARGMIN2(out##_b5, out##_j5, out##_a10, out##_i10, out##_a11, out##_i11)                \
+    ARGMIN2(out##_b6, out##_j6, out##_a12, out##_i12, out##_a13, out##_i13)                \
+    ARGMIN2(out##_b7, out##_j7, out##_a14, out##_i14, out##_a15, out##_i15)                \
+    ARGMIN2(out##_c0, out##_k0, out##_b0, out##_j0, out##_b1, out##_j1)                    \
+    ARGMIN2(out##_c1, out##_k1, out##_b2, out##_j2, out##_b3, out##_j3)                    \
+    ARGMIN2(out##_c2, out##_k2, out##_b4, out##_j4, out##_b5, out##_j5)                    \
+    ARGMIN2(out##_c3, out##_k3, out##_b6, out##_j6, out##_b7, out##_j7)                    \
+    ARGMIN2(out##_d0, out##_l0, out##_c0, out##_k0, out##_c1, out##_k1)                    \
+    ARGMIN2(out##_d1, out##_l1, out##_c2, out##_k2, out##_c3, out##_k3)                    \
+    ARGMIN2(out, out##_port, out##_d0, out##_l0, out##_d1, out##_l1)
+
 /* r0 .. r31 := the 32 cells of register reg. */
 #define READ_PORT_REGS(reg, r)                                         \
     bit<48> r##0; reg.read(r##0, 0);                                   \
@@ -192,6 +248,14 @@ struct metadata_t {
     bit<48> r##29; reg.read(r##29, 29);                                \
     bit<48> r##30; reg.read(r##30, 30);                                \
     bit<48> r##31; reg.read(r##31, 31);
+
+/* g := the group of port p: the inputs that cannot feed output p (p's own among them), 0 for
+ * none. Up ports form one group (nothing from above goes up again); the others are the
+ * control plane's port_group. */
+#define GROUP_OF(g, p)                                                 \
+    bit<32> g;                                                         \
+    port_group.read(g, p);                                             \
+    g = ((meta.up_ports >> (p)) & 1) == 1 ? meta.up_ports : g;
 
 #define EXPIRE_PORT(i, live, now, timeout)                                        \
     {                                                                             \
@@ -280,10 +344,15 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     register<bit<48>>(32) port_barrier;   // R[i]: the last barrier received on port i
     register<bit<48>>(32) last_seen_us;   // when port i last delivered a 1Pipe packet
     register<bit<32>>(1) live_ports;
-    register<bit<48>>(2) high_water;      // highest B_up (0) and B_all (1) stamped so far
+    register<bit<48>>(2) high_water;      // highest barrier stamped on up (0), other (1) ports
+    // Per port: the down ports in its group, which cannot feed it (control plane; 0: none).
+    register<bit<32>>(32) port_group;
+    // The last broadcast: (b_min, b_second, c_min, c_second) and (b_group, c_group).
+    register<bit<48>>(4) last_broadcast;
+    register<bit<32>>(2) last_groups;
     // Reliable service: the commit barrier of each port, from its beacons; the ports it is
     // taken over (set by the control plane; a timeout does not remove a port, the
-    // controller does); the highest C_up (0) and C_all (1) sent.
+    // controller does); the highest commit barrier sent up (0) and to other ports (1).
     register<bit<48>>(32) port_commit;
     register<bit<32>>(1) commit_live;
     register<bit<48>>(2) commit_high;
@@ -308,11 +377,14 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     }
 
     /* Sends the frame as beacons to every connected port; egress picks each port's barrier. */
-    action broadcast_beacon(bit<48> b_up, bit<48> b_all, bit<48> c_up, bit<48> c_all) {
-        meta.b_up = b_up;
-        meta.b_all = b_all;
-        meta.c_up = c_up;
-        meta.c_all = c_all;
+    action broadcast_beacon(bit<48> b_min, bit<48> b_second, bit<32> b_group, bit<48> c_min,
+                            bit<48> c_second, bit<32> c_group) {
+        meta.b_min = b_min;
+        meta.b_second = b_second;
+        meta.b_group = b_group;
+        meta.c_min = c_min;
+        meta.c_second = c_second;
+        meta.c_group = c_group;
         meta.beacon_out = 1;
         standard_metadata.mcast_grp = ALL_PORTS_GROUP;
         standard_metadata.priority = meta.onepipe_priority;
@@ -358,13 +430,15 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
             }
 
             if (meta.tick == 1 || is_beacon) {
+                // Output p takes the minimum over the live inputs outside its group. The
+                // smallest barrier, b_min, is outside every group but its own port's, b_group;
+                // the ports of b_group get b_second, the minimum outside b_group.
                 READ_PORT_REGS(port_barrier, r)
-                bit<32> below = live & ~meta.up_ports;
-                BARRIER_TREE(b_up, below, r)
-                BARRIER_TREE(b_all, live, r)
-                bool up_advanced = b_up > up_high && b_up != BARRIER_MAX;
-                bool all_advanced = b_all > all_high && b_all != BARRIER_MAX;
-                // The commit barrier: the same trees over the commit inputs.
+                ARGMIN_TREE(b_min, live, r)
+                GROUP_OF(b_group, b_min_port)
+                bit<32> b_rest = live & ~b_group;
+                BARRIER_TREE(b_second, b_rest, r)
+                // The commit barrier: the same over the commit inputs.
                 bit<32> clive;
                 commit_live.read(clive, 0);
                 bit<48> c_up_high;
@@ -372,36 +446,62 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 bit<48> c_all_high;
                 commit_high.read(c_all_high, 1);
                 READ_PORT_REGS(port_commit, q)
-                bit<32> cbelow = clive & ~meta.up_ports;
-                BARRIER_TREE(c_up, cbelow, q)
-                BARRIER_TREE(c_all, clive, q)
-                // With commit inputs but none below (the controller removed them all), the
-                // maximum goes up: nothing below holds the neighbours back.
-                bool c_up_advanced = c_up > c_up_high &&
-                                     (c_up != BARRIER_MAX || (cbelow == 0 && clive != 0));
-                bool c_all_advanced = c_all > c_all_high && c_all != BARRIER_MAX;
-                if (meta.tick == 0 && !up_advanced && !all_advanced && !c_up_advanced &&
-                    !c_all_advanced) {
+                ARGMIN_TREE(c_min, clive, q)
+                GROUP_OF(c_group, c_min_port)
+                bit<32> c_rest = clive & ~c_group;
+                BARRIER_TREE(c_second, c_rest, q)
+                if (clive == 0) {
+                    // No commit input at all (best effort sets none): the highest sent, 0 if
+                    // none, up and down.
+                    c_min = c_all_high;
+                    c_second = c_up_high;
+                    c_group = meta.up_ports;
+                }
+                bit<48> last_b_min;
+                last_broadcast.read(last_b_min, 0);
+                bit<48> last_b_second;
+                last_broadcast.read(last_b_second, 1);
+                bit<48> last_c_min;
+                last_broadcast.read(last_c_min, 2);
+                bit<48> last_c_second;
+                last_broadcast.read(last_c_second, 3);
+                bit<32> last_b_group;
+                last_groups.read(last_b_group, 0);
+                bit<32> last_c_group;
+                last_groups.read(last_c_group, 1);
+                // A beacon is triggered when a minimum advanced or its group changed.
+                if (meta.tick == 0 && b_min <= last_b_min && b_second <= last_b_second &&
+                    b_group == last_b_group && c_min <= last_c_min &&
+                    c_second <= last_c_second && c_group == last_c_group) {
                     consume();      // nothing new to tell the neighbours
                     return;
                 }
-                if (up_advanced) {
-                    high_water.write(0, b_up);
+                last_broadcast.write(0, b_min);
+                last_broadcast.write(1, b_second);
+                last_broadcast.write(2, c_min);
+                last_broadcast.write(3, c_second);
+                last_groups.write(0, b_group);
+                last_groups.write(1, c_group);
+                // High-water marks: the most sent up and to the other ports. The maximum
+                // (no input feeds the port) does not count, so a returning port is admitted.
+                bit<48> to_up = (b_group & meta.up_ports) != 0 ? b_second : b_min;
+                bit<48> to_down = (b_group & ~meta.up_ports) != 0 && b_second != BARRIER_MAX
+                                  ? b_second : b_min;
+                if (to_up > up_high && to_up != BARRIER_MAX) {
+                    high_water.write(0, to_up);
                 }
-                if (all_advanced) {
-                    high_water.write(1, b_all);
+                if (to_down > all_high && to_down != BARRIER_MAX) {
+                    high_water.write(1, to_down);
                 }
-                if (c_up_advanced) {
-                    commit_high.write(0, c_up);
+                bit<48> c_to_up = (c_group & meta.up_ports) != 0 ? c_second : c_min;
+                bit<48> c_to_down = (c_group & ~meta.up_ports) != 0 ? c_second : c_min;
+                if (c_to_up > c_up_high) {
+                    commit_high.write(0, c_to_up);
                 }
-                if (c_all_advanced) {
-                    commit_high.write(1, c_all);
+                if (c_to_down > c_all_high) {
+                    commit_high.write(1, c_to_down);
                 }
-                // Unlike B_up, C_up is the maximum only as above: a switch with no commit input
-                // at all (best effort: none is set) sends the highest it had, 0 if none.
-                broadcast_beacon(MAX2(b_up, up_high), MAX2(b_all, all_high),
-                                 c_up_advanced ? c_up : c_up_high,
-                                 c_all_advanced ? c_all : c_all_high);
+                broadcast_beacon(b_min, b_second, b_group, c_min, c_second, c_group);
                 return;
             }
         }
@@ -430,11 +530,12 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
         if (aggregated && standard_metadata.egress_spec != DROP_PORT) {
             bit<32> out_port = (bit<32>)standard_metadata.egress_spec;
             bit<1> going_up = (bit<1>)((meta.up_ports >> out_port) & 1);
-            bit<32> inputs = going_up == 1 ? live & ~meta.up_ports : live;
+            GROUP_OF(out_group, out_port)
+            bit<32> inputs = live & ~out_group;
             READ_PORT_REGS(port_barrier, r)
             BARRIER_TREE(b, inputs, r)
-            // Never above the packet's own barrier: a packet routed up from an up port (not
-            // up-down routing, e.g. after a failure) is not covered by B_up.
+            // Never above the packet's own barrier: a packet from an input in the output's
+            // group (routes that are not up-down, e.g. after a failure) is not covered.
             bit<48> stamped = MIN2(b, hdr.onepipe.barrier);
             hdr.onepipe.barrier = stamped;
             standard_metadata.priority = meta.onepipe_priority;
@@ -463,12 +564,8 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
             sent_barrier.write(port, hdr.onepipe.barrier);
             return;
         }
-        bit<48> b = meta.b_all;
-        bit<48> c = meta.c_all;
-        if (((meta.up_ports >> port) & 1) == 1) {
-            b = meta.b_up;
-            c = meta.c_up;
-        }
+        bit<48> b = ((meta.b_group >> port) & 1) == 1 ? meta.b_second : meta.b_min;
+        bit<48> c = ((meta.c_group >> port) & 1) == 1 ? meta.c_second : meta.c_min;
         bit<48> sent;
         sent_barrier.read(sent, port);
         bit<48> sent_c;

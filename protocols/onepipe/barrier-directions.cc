@@ -105,4 +105,52 @@ UpPortMasks(const Topology& topology, const EcmpRoutes& routes, uint32_t maxPort
     return masks;
 }
 
+std::vector<std::vector<uint32_t>>
+PortGroups(const Topology& topology, const EcmpRoutes& routes,
+           const std::vector<uint32_t>& upMasks)
+{
+    std::vector<std::vector<uint32_t>> groups(topology.NumNodes());
+    for (uint32_t node : topology.Switches())
+    {
+        const uint32_t numPorts = topology.NumPorts(node);
+        std::vector<uint32_t> feeds(numPorts, 0);
+        for (uint32_t dst = 0; dst < routes.NumHosts(); ++dst)
+        {
+            uint32_t inputs = 0;
+            for (uint32_t port = 0; port < numPorts; ++port)
+            {
+                const Topology::PortPeer& from = topology.Peer(node, port);
+                if (topology.Node(from.peerNode).kind != NodeKind::Switch ||
+                    Contains(routes.NextHops(from.peerNode, dst), from.peerPort))
+                {
+                    inputs |= 1u << port;
+                }
+            }
+            for (uint32_t out : routes.NextHops(node, dst))
+            {
+                feeds[out] |= inputs;
+            }
+        }
+        const uint32_t ports = numPorts >= 32 ? ~0u : (1u << numPorts) - 1;
+        const uint32_t down = ports & ~upMasks[node];
+        auto excluded = [&](uint32_t port) { return down & ~feeds[port]; };
+        groups[node].assign(numPorts, 0);
+        for (uint32_t port = 0; port < numPorts; ++port)
+        {
+            const uint32_t group = excluded(port);
+            if (!((down >> port) & 1) || !((group >> port) & 1))
+            {
+                continue;
+            }
+            bool consistent = true;
+            for (uint32_t member = 0; member < numPorts; ++member)
+            {
+                consistent = consistent && (!((group >> member) & 1) || excluded(member) == group);
+            }
+            groups[node][port] = consistent ? group : 0;
+        }
+    }
+    return groups;
+}
+
 } // namespace incsim::onepipe

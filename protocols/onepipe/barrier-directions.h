@@ -31,6 +31,18 @@ std::vector<uint32_t> HopDistances(const Topology& topology, const std::vector<u
 std::vector<uint32_t> UpPortMasks(const Topology& topology, const EcmpRoutes& routes,
                                   uint32_t maxPorts);
 
+/// For each switch (by node id), each port's group among its down ports (bit mask; 0 for
+/// none): the inputs whose packets never leave by that port, the port itself among them, and
+/// the same set for each member, so a port's barrier is the minimum over the inputs outside
+/// its group (two minima serve every port: onepipe.p4). From the routes: an input feeds an
+/// output if the neighbour behind it routes some destination through this switch and this
+/// switch routes that destination out of the output; a host port feeds every output, itself
+/// included (processes of one host talk through the ToR). A down port whose non-feeding
+/// inputs do not form such a group gets 0 and takes every input (conservative). Up ports'
+/// group is the set of up ports (`upMasks`), which onepipe.p4 knows from up_ports.
+std::vector<std::vector<uint32_t>> PortGroups(const Topology& topology, const EcmpRoutes& routes,
+                                              const std::vector<uint32_t>& upMasks);
+
 } // namespace incsim::onepipe
 
 #endif

@@ -22,9 +22,18 @@ BeaconProcessor::BeaconProcessor(SwitchDevice& device, const BeaconProcessorConf
       m_config(config),
       m_ports(device.NumPorts())
 {
-    for (Port& port : m_ports)
+    ResetPorts();
+}
+
+void
+BeaconProcessor::ResetPorts()
+{
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
-        port.commitLive = config.commitInputs;
+        const bool silent = (m_config.silentPorts >> p) & 1;
+        m_ports[p] = Port{};
+        m_ports[p].live = !silent;
+        m_ports[p].commitLive = m_config.commitInputs && !silent;
     }
 }
 
@@ -61,15 +70,12 @@ BeaconProcessor::SwitchStateChanged(bool up)
 {
     if (!up)
     {
-        for (Port& port : m_ports)
-        {
-            port = Port{};
-            port.commitLive = m_config.commitInputs;
-        }
+        ResetPorts();
         m_upHigh = 0;
         m_allHigh = 0;
         m_commitUpHigh = 0;
         m_commitAllHigh = 0;
+        m_lastBroadcast = Barriers{};
         ++m_generation;
     }
 }
@@ -85,6 +91,11 @@ BeaconProcessor::FromChip(FramePtr frame)
     const Header header = Header::Read(frame->data + kEthernetHeaderBytes);
     if (port >= m_ports.size())
     {
+        return;
+    }
+    if (m_config.receiveLoss > 0 && m_config.lossRng.Bernoulli(m_config.receiveLoss))
+    {
+        ++m_receiveDrops;
         return;
     }
     if (m_config.linkDelayPs == 0)
@@ -140,55 +151,77 @@ BeaconProcessor::Tick()
     Broadcast(true);
 }
 
+uint32_t
+BeaconProcessor::GroupOf(uint32_t port) const
+{
+    if ((m_config.upPorts >> port) & 1)
+    {
+        return m_config.upPorts;
+    }
+    return port < m_config.portGroups.size() ? m_config.portGroups[port] : 0;
+}
+
+template <typename Value>
+BeaconProcessor::Minima
+BeaconProcessor::MinimaOver(uint32_t inputs, Value value) const
+{
+    Minima minima{kNoBarrier, kNoBarrier, 0};
+    uint32_t holder = 0;
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        if ((inputs >> p) & 1 && value(m_ports[p]) < minima.min)
+        {
+            minima.min = value(m_ports[p]);
+            holder = p;
+        }
+    }
+    minima.group = GroupOf(holder);
+    const uint32_t rest = inputs & ~minima.group;
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        if ((rest >> p) & 1)
+        {
+            minima.second = std::min(minima.second, value(m_ports[p]));
+        }
+    }
+    return minima;
+}
+
 void
 BeaconProcessor::Broadcast(bool tick)
 {
-    uint64_t up = kNoBarrier;
-    uint64_t all = kNoBarrier;
-    uint64_t commitUp = kNoBarrier;
-    uint64_t commitAll = kNoBarrier;
-    bool commitInputs = false;
-    bool commitBelow = false;
+    uint32_t live = 0;
+    uint32_t commitLive = 0;
     for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
-        const Port& port = m_ports[p];
-        const bool below = ((m_config.upPorts >> p) & 1) == 0;
-        if (port.live)
-        {
-            all = std::min(all, port.barrier);
-            up = below ? std::min(up, port.barrier) : up;
-        }
-        if (port.commitLive)
-        {
-            commitInputs = true;
-            commitBelow = commitBelow || below;
-            commitAll = std::min(commitAll, port.commit);
-            commitUp = below ? std::min(commitUp, port.commit) : commitUp;
-        }
+        live |= m_ports[p].live ? 1u << p : 0;
+        commitLive |= m_ports[p].commitLive ? 1u << p : 0;
     }
-    const bool upAdvanced = up != kNoBarrier && up > m_upHigh;
-    const bool allAdvanced = all != kNoBarrier && all > m_allHigh;
-    // With commit inputs but none below left (the controller removed them all), nothing below
-    // holds the neighbours back: the maximum goes up, as onepipe.p4 does.
-    const bool commitUpAdvanced =
-        (commitUp != kNoBarrier || (commitInputs && !commitBelow)) && commitUp > m_commitUpHigh;
-    const bool commitAllAdvanced = commitAll != kNoBarrier && commitAll > m_commitAllHigh;
-    if (!tick && !upAdvanced && !allAdvanced && !commitUpAdvanced && !commitAllAdvanced)
+    Barriers barriers;
+    barriers.barrier = MinimaOver(live, [](const Port& port) { return port.barrier; });
+    // No commit input at all (best effort has none): the highest sent, 0 if none, as onepipe.p4.
+    barriers.commit = commitLive != 0
+                          ? MinimaOver(commitLive, [](const Port& port) { return port.commit; })
+                          : Minima{m_commitAllHigh, m_commitUpHigh, m_config.upPorts};
+    if (!tick && !barriers.barrier.AdvancedFrom(m_lastBroadcast.barrier) &&
+        !barriers.commit.AdvancedFrom(m_lastBroadcast.commit))
     {
         return;
     }
-    m_upHigh = upAdvanced ? up : m_upHigh;
-    m_allHigh = allAdvanced ? all : m_allHigh;
-    m_commitUpHigh = commitUpAdvanced ? commitUp : m_commitUpHigh;
-    m_commitAllHigh = commitAllAdvanced ? commitAll : m_commitAllHigh;
-    // As onepipe.p4: with no live port below, the barrier sent up is the maximum (nothing
-    // below holds the neighbours back), without raising the high-water mark; the commit
-    // barrier is the maximum only once the controller removed every commit input below.
+    m_lastBroadcast = barriers;
+    // High-water marks, as onepipe.p4: the most sent up and to the other ports; the maximum
+    // (no input feeds the port) does not count for the best-effort barrier.
+    const Minima& b = barriers.barrier;
+    const uint32_t up = m_config.upPorts;
+    const uint64_t toUp = b.group & up ? b.second : b.min;
+    const uint64_t toDown = b.group & ~up && b.second != kNoBarrier ? b.second : b.min;
+    m_upHigh = toUp != kNoBarrier ? std::max(m_upHigh, toUp) : m_upHigh;
+    m_allHigh = toDown != kNoBarrier ? std::max(m_allHigh, toDown) : m_allHigh;
+    const Minima& c = barriers.commit;
+    m_commitUpHigh = std::max(m_commitUpHigh, c.group & up ? c.second : c.min);
+    m_commitAllHigh = std::max(m_commitAllHigh, c.group & ~up ? c.second : c.min);
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.broadcastDelayPs + m_config.linkDelayPs),
-                             &BeaconProcessor::Send, this, m_generation,
-                             Barriers{std::max(up, m_upHigh), std::max(all, m_allHigh),
-                                      m_commitUpHigh, m_commitAllHigh},
-                             tick);
+                             &BeaconProcessor::Send, this, m_generation, barriers, tick);
 }
 
 void
@@ -201,9 +234,8 @@ BeaconProcessor::Send(uint64_t generation, Barriers barriers, bool tick)
     for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
         Port& out = m_ports[p];
-        const bool isUp = (m_config.upPorts >> p) & 1;
-        const uint64_t barrier = isUp ? barriers.up : barriers.all;
-        const uint64_t commit = isUp ? barriers.commitUp : barriers.commitAll;
+        const uint64_t barrier = barriers.barrier.For(p);
+        const uint64_t commit = barriers.commit.For(p);
         const bool idleTick = tick && !out.busy;
         if (tick)
         {

@@ -107,7 +107,8 @@ CheckSendsAfterDeliveries(const std::unordered_map<uint64_t, std::vector<Event>>
     }
 }
 
-/// Whether metrics.json shows no frame lost in the network (consumed beacons aside).
+/// Whether metrics.json shows no frame lost in the network (consumed beacons aside) and none
+/// dropped by lib1pipe on receipt (receive_loss).
 bool
 NetworkDroppedNothing(const std::string& runDir)
 {
@@ -116,8 +117,13 @@ NetworkDroppedNothing(const std::string& runDir)
     {
         return false;
     }
+    const nlohmann::json metrics = ReadJsonFile(path);
+    if (metrics.value("/onepipe/receive_drops"_json_pointer, uint64_t{0}) > 0)
+    {
+        return false;
+    }
     const nlohmann::json drops =
-        ReadJsonFile(path).value("/network/drops"_json_pointer, nlohmann::json::object());
+        metrics.value("/network/drops"_json_pointer, nlohmann::json::object());
     for (const auto& [reason, count] : drops.items())
     {
         if (reason != "consumed" && count.get<uint64_t>() > 0)

@@ -401,7 +401,8 @@ OnePipeEndpoint::CheckTimeouts()
 void
 OnePipeEndpoint::DoReceive(const Datagram& datagram)
 {
-    if (datagram.materialised < Header::kBytes || datagram.srcPort < kPortBase)
+    if (datagram.materialised < Header::kBytes || datagram.srcPort < kPortBase ||
+        m_host->LostOnReceive())
     {
         return;
     }

@@ -33,11 +33,12 @@ OnePipeHost::~OnePipeHost()
 }
 
 void
-OnePipeHost::Configure(HostNode& host, const HostConfig& config, Stats* stats)
+OnePipeHost::Configure(HostNode& host, const HostConfig& config, Stats* stats, Rng lossRng)
 {
     m_host = &host;
     m_config = config;
     m_stats = stats;
+    m_lossRng = lossRng;
     m_clock = TimestampClock(&host.Clock(), config.logicalClock, config.clockGainPerNs);
     if (config.ordered)
     {
@@ -154,10 +155,21 @@ OnePipeHost::SendCommit()
     }
 }
 
+bool
+OnePipeHost::LostOnReceive()
+{
+    if (m_config.receiveLoss <= 0 || !m_lossRng.Bernoulli(m_config.receiveLoss))
+    {
+        return false;
+    }
+    ++m_stats->receiveDrops;
+    return true;
+}
+
 void
 OnePipeHost::ReceiveBeacon(const Frame& frame)
 {
-    if (frame.length < kEthernetHeaderBytes + Header::kBytes)
+    if (frame.length < kEthernetHeaderBytes + Header::kBytes || LostOnReceive())
     {
         return;
     }

@@ -3,6 +3,7 @@
 
 #include "protocols/onepipe/run-records.h"
 #include "protocols/onepipe/timestamp-clock.h"
+#include "sim/core/rng.h"
 
 #include <ns3/event-id.h>
 #include <ns3/object.h>
@@ -46,6 +47,8 @@ struct HostConfig
     int64_t retransmitPs = 0;
     /// Reliable: at most one commit message per this long.
     int64_t commitIntervalPs = 0;
+    /// Probability that lib1pipe drops a 1Pipe packet it receives (paper 7.2, Fig. 9b).
+    double receiveLoss = 0;
 };
 
 /// The 1Pipe library's per-host part (lib1pipe's polling thread): the host's timestamp clock,
@@ -69,7 +72,8 @@ class OnePipeHost : public ns3::Object
     OnePipeHost();
     ~OnePipeHost() override;
 
-    void Configure(HostNode& host, const HostConfig& config, Stats* stats);
+    /// `lossRng` draws the receive_loss drops.
+    void Configure(HostNode& host, const HostConfig& config, Stats* stats, Rng lossRng);
     void AddProcess(OnePipeEndpoint* process) { m_processes.push_back(process); }
     void Start();
 
@@ -89,6 +93,9 @@ class OnePipeHost : public ns3::Object
 
     const HostConfig& Config() const { return m_config; }
     uint64_t BeaconsSent() const { return m_beaconsSent; }
+    /// Whether lib1pipe drops the packet it just received (receive_loss): the paper's
+    /// "random message drop in lib1pipe receiver", for data, ACKs, prepares and beacons alike.
+    bool LostOnReceive();
     HostNode& Host() const { return *m_host; }
 
   private:
@@ -105,6 +112,7 @@ class OnePipeHost : public ns3::Object
     HostNode* m_host = nullptr;
     HostConfig m_config;
     Stats* m_stats = nullptr;
+    Rng m_lossRng{uint64_t{0}};
     TimestampClock m_clock;
     uint64_t m_barrier = 0;
     uint64_t m_commit = 0;        ///< the highest commit barrier received

@@ -154,8 +154,9 @@ OnePipeProtocol::ParamsSpec()
                        "how many hosts (the first ones) run processes (default: all)")
         .Field("idle_hosts", Spec::Enum(IdleHostsBeaconChoices()),
                "hosts without processes: beacon like every 1Pipe host (barriers span the whole "
-               "network), or stay silent, so that their switch ports time out and barriers "
-               "cover only the process hosts (a deployment limited to the participants)",
+               "network), or stay silent: they do not run lib1pipe, so their switch ports are "
+               "not barrier (or commit) inputs from the start and barriers cover only the "
+               "process hosts (a deployment limited to the participants, as the paper's testbed)",
                "beacon")
         .Field("program", Spec::String(),
                "the switch P4 program (compiled into incsim) that aggregates barriers, with "
@@ -197,8 +198,8 @@ OnePipeProtocol::ParamsSpec()
                "Table 1's service for every process: best-effort (delivery on the best-effort "
                "barrier, losses reported to the sender) or reliable (paper 5.1: prepare with "
                "ACKs and retransmission, delivery on the commit barrier, failures handled by "
-               "the controller; needs ordering \"total\" and idle_hosts \"beacon\", and no "
-               "link_up or node_recover faults until rejoining is built)",
+               "the controller; needs ordering \"total\", and no link_up or node_recover "
+               "faults until rejoining is built)",
                "best-effort")
         .Field("retransmit_timeout", Spec::Duration().Min(1),
                "reliable: a prepare segment not ACKed after this is sent again (go-back-N)",
@@ -231,6 +232,12 @@ OnePipeProtocol::ParamsSpec()
                "reliable: how processes answer a failure notice; \"skip-discard\" and "
                "\"skip-recall\" leave out that step: the checker's negative controls",
                "full")
+        .Field("receive_loss", Spec::Number().Min(0).Below(1),
+               "probability that lib1pipe drops a 1Pipe packet it receives (data, ACK, "
+               "prepare, beacon), at every host and at every host representative: the paper's "
+               "Fig. 9b loss, \"random message drop in lib1pipe receiver\" (link loss is "
+               "/links/loss)",
+               0.0)
         .Field("ack_timeout", Spec::Duration().Min(1),
                "a message with no ACK after this is reported to the send-failure callback",
                "200us")
@@ -262,7 +269,8 @@ OnePipeProtocol::WorkloadSpec()
 
 void
 OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
-                                 uint32_t upPorts) const
+                                 uint32_t upPorts, const std::vector<uint32_t>& portGroups,
+                                 uint32_t silentPorts) const
 {
     p4rt::ControlPlane& control = pipeline.Control();
     const uint64_t aggregateMode =
@@ -285,16 +293,24 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
         connected |= 1u << port;
     }
     control.SetMulticastGroup(contract::ALL_PORTS_GROUP, std::move(replicas));
-    control.WriteRegister(contract::MyIngress::live_ports::kName, 0, p4rt::BitString(connected));
-    // Best effort takes no commit barrier; the reliable service every connected port's, until
-    // the controller (not yet built) removes a failed one.
+    const uint32_t inputs = connected & ~silentPorts;
+    control.WriteRegister(contract::MyIngress::live_ports::kName, 0, p4rt::BitString(inputs));
+    for (uint32_t port = 0; port < portGroups.size(); ++port)
+    {
+        control.WriteRegister(contract::MyIngress::port_group::kName, port,
+                              p4rt::BitString(portGroups[port]));
+    }
+    // Best effort takes no commit barrier; the reliable service every connected port's but a
+    // silent host's, until the controller removes a failed one.
     control.WriteRegister(contract::MyIngress::commit_live::kName, 0,
-                          p4rt::BitString(m_config.reliable ? connected : 0));
+                          p4rt::BitString(m_config.reliable ? inputs : 0));
 }
 
 void
 OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
-                                      const std::vector<uint32_t>& upPorts)
+                                      const std::vector<uint32_t>& upPorts,
+                                      const std::vector<std::vector<uint32_t>>& portGroups,
+                                      const std::vector<uint32_t>& silentPorts)
 {
     if (m_incarnation == Incarnation::Chip)
     {
@@ -329,6 +345,13 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
                                  ns3::TimeValue(ns3::NanoSeconds(representativeCostNs)));
         }
         config.upPorts = upPorts[device->NodeId()];
+        config.portGroups = portGroups[device->NodeId()];
+        config.silentPorts = silentPorts[device->NodeId()];
+        if (representative)
+        {
+            config.receiveLoss = m_config.receiveLoss;
+            config.lossRng = world.MakeRng("onepipe-representative-loss", device->NodeId());
+        }
         m_processors.push_back(std::make_unique<BeaconProcessor>(*device, config));
         m_processors.back()->Start();
     }
@@ -415,6 +438,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_config.deliverOnBarrier = params.Choice("reliable_delivery", DeliverOnBarrierChoices());
     m_config.retransmitPs = params.DurationNs("retransmit_timeout") * kPsPerNs;
     m_config.commitIntervalPs = params.DurationNs("commit_interval") * kPsPerNs;
+    m_config.receiveLoss = params.Number("receive_loss");
     const uint32_t controllerHost =
         params.Has("controller_host")
             ? static_cast<uint32_t>(params.Int("controller_host"))
@@ -447,16 +471,43 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
         }
     }
 
+    const uint32_t processHosts =
+        params.Has("process_hosts") ? static_cast<uint32_t>(params.Int("process_hosts")) : numHosts;
+    if (processHosts > numHosts)
+    {
+        params.Fail("process_hosts", fmt::format("the topology has {} hosts", numHosts));
+    }
+    const uint32_t numProcesses = processHosts * m_config.processesPerHost;
+    if (numProcesses < 2)
+    {
+        params.Fail("process_hosts", "1Pipe needs at least two processes");
+    }
+    // The first processHosts run processes. The others beacon unless they are silent: they
+    // do not run lib1pipe, which registers a host with the controller at start (paper 6.1),
+    // so their switch ports are neither live nor commit inputs from the start.
+    const uint32_t beaconHosts =
+        params.Choice("idle_hosts", IdleHostsBeaconChoices()) ? numHosts : processHosts;
+    std::vector<uint32_t> silentPorts(world.GetTopology().NumNodes(), 0);
+    for (uint32_t h = beaconHosts; h < numHosts; ++h)
+    {
+        const Topology::PortPeer& tor = world.GetTopology().Peer(world.Host(h).NodeId(), 0);
+        silentPorts[tor.peerNode] |= 1u << tor.peerPort;
+    }
+
     if (m_config.ordered)
     {
         const std::vector<uint32_t> upPorts =
             UpPortMasks(world.GetTopology(), world.Routes(), kProgramPorts);
+        const std::vector<std::vector<uint32_t>> portGroups =
+            PortGroups(world.GetTopology(), world.Routes(), upPorts);
         world.SetPipelineFactory(world.ProgramPipelineFactory(
             params.String("program"), params.Path() + "/program",
-            [this, upPorts](P4Pipeline& pipeline, SwitchDevice& device) {
-                ConfigureSwitch(pipeline, device, upPorts[device.NodeId()]);
+            [this, upPorts, portGroups, silentPorts](P4Pipeline& pipeline,
+                                                     SwitchDevice& device) {
+                ConfigureSwitch(pipeline, device, upPorts[device.NodeId()],
+                                portGroups[device.NodeId()], silentPorts[device.NodeId()]);
             }));
-        InstallBeaconSources(world, params, upPorts);
+        InstallBeaconSources(world, params, upPorts, portGroups, silentPorts);
     }
 
     ScatterWorkload traffic;
@@ -472,17 +523,6 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_activePs = window.ActivePs();
     m_durationPs = world.DurationPs();
 
-    const uint32_t processHosts =
-        params.Has("process_hosts") ? static_cast<uint32_t>(params.Int("process_hosts")) : numHosts;
-    if (processHosts > numHosts)
-    {
-        params.Fail("process_hosts", fmt::format("the topology has {} hosts", numHosts));
-    }
-    const uint32_t numProcesses = processHosts * m_config.processesPerHost;
-    if (numProcesses < 2)
-    {
-        params.Fail("process_hosts", "1Pipe needs at least two processes");
-    }
     m_stats.sendPs.resize(numProcesses);
     Traces traces;
     traces.sends = world.Traces().Open(SendsTrace());
@@ -519,15 +559,11 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
                                            m_config.priority, &m_stats, traces});
         return;
     }
-    // The first processHosts run processes. The others beacon unless they are silent (their
-    // switch ports then hold the barrier back only until they time out).
-    const uint32_t beaconHosts =
-        params.Choice("idle_hosts", IdleHostsBeaconChoices()) ? numHosts : processHosts;
     for (uint32_t h = 0; h < beaconHosts; ++h)
     {
         HostNode& node = world.Host(h);
         auto host = ns3::CreateObject<OnePipeHost>();
-        host->Configure(node, m_config, &m_stats);
+        host->Configure(node, m_config, &m_stats, world.MakeRng("onepipe-receive-loss", h));
         for (uint32_t p = 0; p < m_config.processesPerHost && h < processHosts; ++p)
         {
             const uint32_t id = h * m_config.processesPerHost + p;
@@ -627,12 +663,6 @@ OnePipeProtocol::CheckReliableSetup(const Scenario& scenario, const ParamView& p
                                            "\"total\", not \"{}\"",
                                            params.String("ordering")));
     }
-    if (!params.Choice("idle_hosts", IdleHostsBeaconChoices()))
-    {
-        params.Fail("idle_hosts", "the reliable service takes the commit barrier of every "
-                                  "switch port, so hosts without processes must beacon "
-                                  "(\"beacon\"); a silent one would stall delivery");
-    }
     // The controller handles components going down. Coming back needs receiver recovery and
     // re-admission (not built), and the single controller instance must not fail.
     const std::string& controller = topology.Node(controllerNode).name;
@@ -701,6 +731,11 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
     // beacons (switch ports from onepipe.p4's counter, host uplinks from the hosts).
     const double seconds = m_durationPs / 1e12;
     uint64_t switchBeacons = 0;
+    uint64_t receiveDrops = m_stats.receiveDrops;
+    for (const auto& processor : m_processors)
+    {
+        receiveDrops += processor->ReceiveDrops();
+    }
     double overheadSum = 0;
     double overheadMax = 0;
     uint64_t directions = 0;
@@ -772,6 +807,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"controller_messages", m_controller ? m_controller->Messages() : 0},
         {"controller_cpu_us", m_controller ? m_controller->BusyPs() / 1e6 : 0.0},
         {"host_beacons", m_stats.hostBeacons},
+        {"receive_drops", receiveDrops},
         {"switch_beacons", switchBeacons},
         {"beacon_overhead_mean", directions ? overheadSum / directions : 0.0},
         {"beacon_overhead_max", overheadMax},

@@ -79,9 +79,14 @@ class OnePipeProtocol : public Protocol
     /// /protocol/params/incarnation.
     static const Choices<Incarnation>& IncarnationChoices();
 
-    void ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device, uint32_t upPorts) const;
+    /// `silentPorts`: the ports of hosts that do not run lib1pipe (idle_hosts "silent"),
+    /// neither live nor commit inputs.
+    void ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device, uint32_t upPorts,
+                         const std::vector<uint32_t>& portGroups, uint32_t silentPorts) const;
     void InstallBeaconSources(World& world, const ParamView& params,
-                              const std::vector<uint32_t>& upPorts);
+                              const std::vector<uint32_t>& upPorts,
+                              const std::vector<std::vector<uint32_t>>& portGroups,
+                              const std::vector<uint32_t>& silentPorts);
     /// Warns when an off-chip beacon processor cannot serve even one beacon per port and
     /// interval.
     void WarnIfBeaconProcessorsOverloaded(const std::string& incarnation) const;

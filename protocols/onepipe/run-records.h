@@ -33,6 +33,8 @@ struct Stats
     uint64_t failuresRecalled = 0;  ///< reliable: aborted scatterings' messages
     uint64_t acksSent = 0;
     uint64_t hostBeacons = 0;
+    /// 1Pipe packets lib1pipe dropped on receipt (receive_loss), at hosts and representatives.
+    uint64_t receiveDrops = 0;
     /// A host's clock was behind a barrier it received and jumped to it (Lamport's rule).
     uint64_t clockRaises = 0;
     /// Reliable service: commit messages hosts sent when their commit barrier advanced.
