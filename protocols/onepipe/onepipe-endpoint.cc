@@ -90,6 +90,15 @@ OnePipeEndpoint::SendPacket(uint32_t dst, const uint8_t* bytes, uint32_t materia
 }
 
 void
+OnePipeEndpoint::NotifyTransmitted()
+{
+    if (m_onTransmitted)
+    {
+        ns3::Simulator::Schedule(Ps(NicBacklogPs()), m_onTransmitted);
+    }
+}
+
+void
 OnePipeEndpoint::UnreliableSend(const std::vector<Outgoing>& scattering)
 {
     if (scattering.empty())
@@ -130,6 +139,7 @@ OnePipeEndpoint::ReliableSend(const std::vector<Outgoing>& scattering)
     }
     if (scattering.empty())
     {
+        NotifyTransmitted(); // nothing left to send
         return;
     }
     m_stats->messagesOffered += scattering.size();
@@ -172,6 +182,7 @@ OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64
                                     static_cast<uint16_t>(fragments), message.bytes, chunk});
         }
     }
+    NotifyTransmitted();
 }
 
 PrepareChannels::Channel::Hooks
@@ -327,6 +338,7 @@ OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
         m_timeoutEvent = ns3::Simulator::Schedule(Ps(config.ackTimeoutPs),
                                                   &OnePipeEndpoint::CheckTimeouts, this);
     }
+    NotifyTransmitted();
 }
 
 OnePipeEndpoint::Outstanding*
