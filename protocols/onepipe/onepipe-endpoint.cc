@@ -71,6 +71,7 @@ OnePipeEndpoint::Configure(OnePipeHost& host, uint32_t processId, Stats* stats,
     m_peers = peers;
     m_psn.assign(stats->sendPs.size(), 0);
     m_failedFrom.assign(stats->sendPs.size(), PrepareChannels::kNone);
+    m_pendingAcks.resize(stats->sendPs.size());
     m_packet.resize(Frame::kCapacity);
     if (host.Config().reliable)
     {
@@ -419,6 +420,10 @@ OnePipeEndpoint::DoReceive(const Datagram& datagram)
     }
     const HostConfig& config = m_host->Config();
     const uint32_t src = datagram.srcHost * config.processesPerHost + (datagram.srcPort - kPortBase);
+    if (src >= m_pendingAcks.size())
+    {
+        return; // no process of the run sends from there
+    }
     const Header header = Header::Read(datagram.bytes);
     const uint8_t* body = datagram.bytes + Header::kBytes;
     const uint32_t length = datagram.materialised - Header::kBytes;
@@ -765,7 +770,7 @@ OnePipeEndpoint::DoCrash()
 {
     m_ready.clear();
     m_partial.clear();
-    for (auto& [src, pending] : m_pendingAcks)
+    for (PendingAcks& pending : m_pendingAcks)
     {
         pending.flush.Cancel();
         pending.sequences.clear();
@@ -777,7 +782,7 @@ void
 OnePipeEndpoint::DoDispose()
 {
     m_timeoutEvent.Cancel();
-    for (auto& [src, pending] : m_pendingAcks)
+    for (PendingAcks& pending : m_pendingAcks)
     {
         pending.flush.Cancel();
     }
