@@ -1,7 +1,7 @@
 // incsim_onepipe_bench: 1Pipe on k-ary fat-trees (every switch running p4/onepipe.p4, 3 us
-// beacons, all hosts sending) next to incsim's plain forwarding of the same traffic, at
-// several k: simulated us per wall-second, packet-hops per wall-second, and the cost of a
-// packet-hop as k grows. See bench/README.md.
+// beacons, all hosts sending), best effort and reliable, next to incsim's plain forwarding of
+// the same traffic, at several k: simulated us per wall-second, packet-hops per wall-second,
+// and the cost of a packet-hop as k grows. See bench/README.md.
 
 #include "bench/traffic.h"
 #include "bench/variants.h"
@@ -37,23 +37,27 @@ constexpr double kFlatCostTarget = 1.5;
 
 /// 1Pipe with the forwarding benchmark's network and load: every host sends a 1000-byte
 /// message (one packet) at the same constant interval, to a random other host. Messages sent
-/// and delivered go into framesSent and framesReceived.
+/// and delivered go into framesSent and framesReceived. `reliable`: the reliable service
+/// (prepares, ACKs, commit barriers).
 VariantResult
-RunOnePipe(const TrafficSpec& spec, int64_t simTimeNs)
+RunOnePipe(const TrafficSpec& spec, int64_t simTimeNs, bool reliable)
 {
     incsim::RegisterTopologyGenerators();
     incsim::onepipe::RegisterOnePipeProtocol();
     nlohmann::json document = incsim::bench::IncsimScenario(spec, simTimeNs);
     document["name"] = "onepipe-bench";
     document["clocks"] = {{"offset", {{"dist", "uniform"}, {"min", "-300ns"}, {"max", "300ns"}}}};
-    document["protocol"] = {{"name", "onepipe"}, {"params", {{"beacon_interval", "3us"}}}};
+    document["protocol"] = {
+        {"name", "onepipe"},
+        {"params",
+         {{"beacon_interval", "3us"}, {"service", reliable ? "reliable" : "best-effort"}}}};
     document["workload"] = {{"pattern", "unicast"},
                             {"message_size", std::to_string(spec.messageBytes) + "B"},
                             {"interval", std::to_string(spec.IntervalPs() / 1000) + "ns"},
                             {"arrivals", "constant"}};
     incsim::Scenario scenario = incsim::ParseScenario(document, "onepipe-bench", ".", {});
     VariantResult result;
-    result.name = "1Pipe";
+    result.name = reliable ? "1Pipe/R" : "1Pipe";
     {
         incsim::Simulation simulation(scenario, "/nonexistent-incsim-bench");
         incsim::bench::TimedSimulatorRun(simTimeNs, result);
@@ -144,26 +148,31 @@ main(int argc, char** argv)
                 repeat, [&] { return incsim::bench::RunIncsim(spec, *simNs); });
             forward.name = "forward";
             VariantResult onepipe = incsim::bench::FastestOf(
-                repeat, [&] { return RunOnePipe(spec, *simNs); });
+                repeat, [&] { return RunOnePipe(spec, *simNs, false); });
+            VariantResult reliable = incsim::bench::FastestOf(
+                repeat, [&] { return RunOnePipe(spec, *simNs, true); });
             firstNsPerHop = firstNsPerHop > 0 ? firstNsPerHop : NsPerHop(onepipe);
             const double growth = NsPerHop(onepipe) / firstNsPerHop;
             worstGrowth = std::max(worstGrowth, growth);
-            for (const auto* r : {&forward, &onepipe})
+            for (const auto* r : {&forward, &onepipe, &reliable})
             {
-                const bool isOnePipe = r == &onepipe;
+                const bool isOnePipe = r != &forward;
                 std::cout << fmt::format(
                     "{:>3} {:>6} {:>7} {:>10} {:>10} {:>8.3f} {:>11.1f} {:>10.0f} {:>8.0f} {:>8} "
                     "{:>9} {:>9}\n",
                     k, k * k * k / 4, r->name, r->hops, r->events, r->wallSeconds,
                     SimUsPerWallSecond(*r), r->HopsPerSecond(), NsPerHop(*r),
                     isOnePipe ? fmt::format("{:.2f}", NsPerHop(*r) / NsPerHop(forward)) : "",
-                    isOnePipe ? fmt::format("{:.2f}", growth) : "",
-                    isOnePipe ? fmt::format("{:.3f}", onepipe.framesSent
-                                                          ? double(onepipe.framesReceived) /
-                                                                onepipe.framesSent
-                                                          : 0.0)
+                    r == &onepipe ? fmt::format("{:.2f}", growth) : "",
+                    isOnePipe ? fmt::format("{:.3f}", r->framesSent ? double(r->framesReceived) /
+                                                                          r->framesSent
+                                                                    : 0.0)
                               : "");
             }
+            std::cout << fmt::format("{:>3} reliable over best effort: {:.2f}x wall time, "
+                                     "{:.2f}x ns per hop\n",
+                                     k, reliable.wallSeconds / onepipe.wallSeconds,
+                                     NsPerHop(reliable) / NsPerHop(onepipe));
         }
         std::cout << fmt::format(
             "\n1Pipe cost per packet-hop, largest over smallest k: {:.2f}x   target <= {:.1f}x"

@@ -2,10 +2,13 @@
 // pass, without the traffic manager), for p4/forward.p4 with the routes of a k=8 fat-tree edge
 // switch installed by the simulator's route installer, for p4/gotthard.p4 on the same switch
 // (contended requests, and the store's answers), for p4/switchtx.p4's gather path (a lock_ok
-// counted and consumed, and the last one, which scatters), and for a register-heavy count-min sketch
-// (bench/p4/count-min-sketch.p4). Packets cycle through 128 prepared frames.
+// counted and consumed, and the last one, which scatters), for p4/onepipe.p4's data path (a 1Pipe
+// packet's port barrier recorded, the minimum over the live ports taken and stamped, as on the
+// chip), and for a register-heavy count-min sketch (bench/p4/count-min-sketch.p4). Packets cycle
+// through 128 prepared frames.
 
 #include "protocols/gotthard/gotthard-wire.h"
+#include "protocols/onepipe/onepipe-wire.h"
 #include "protocols/switchtx/gas-slice.h"
 #include "sim/net/frame.h"
 #include "sim/net/headers.h"
@@ -109,6 +112,43 @@ BM_ForwardP4Packet(benchmark::State& state)
     RunPipeline(state, *program, frames);
 }
 BENCHMARK(BM_ForwardP4Packet);
+
+/// onepipe.p4 in MODE_CHIP on the edge switch, all ports live, the upper half of them up: 1Pipe
+/// data packets from a host towards other hosts, each with a later timestamp, so every packet
+/// updates its input port's barrier, runs the comparison trees and is stamped.
+void
+BM_OnePipeP4Packet(benchmark::State& state)
+{
+    namespace contract = p4gen::onepipe::contract;
+    uint32_t hosts = 0;
+    auto program = RoutedProgram("onepipe", hosts);
+    using configure = contract::MyIngress::configure;
+    const uint32_t ports = 8;
+    program->Control().SetDefaultAction(
+        contract::MyIngress::onepipe_config::kName, configure::kName,
+        {{configure::up_ports::kName, p4rt::BitString(0xF0)},
+         {configure::cpu_port::kName, p4rt::BitString(510)},
+         {configure::timeout_us::kName, p4rt::BitString(30)},
+         {configure::priority::kName, p4rt::BitString(0)},
+         {configure::mode::kName, p4rt::BitString(contract::MODE_CHIP)}});
+    program->Control().WriteRegister(contract::MyIngress::live_ports::kName, 0,
+                                     p4rt::BitString((1u << ports) - 1));
+    std::vector<PreparedFrame> frames;
+    for (uint32_t k = 0; k < kFrames; ++k)
+    {
+        std::vector<uint8_t> payload(onepipe::Header::kBytes);
+        onepipe::Header header;
+        header.messageTs = 1000 + k;
+        header.barrier = header.messageTs;
+        header.psn = k;
+        header.opcode = onepipe::Opcode::Data;
+        header.Write(payload.data());
+        frames.push_back(UdpFrame(1 + k % (hosts - 1), onepipe::kPortBase,
+                                  onepipe::kPortBase, payload));
+    }
+    RunPipeline(state, *program, frames);
+}
+BENCHMARK(BM_OnePipeP4Packet);
 
 /// gotthard.p4 in MODE_GOTTHARD with a 65536-slot cache, on the frames of `message(k)` (a
 /// request to the store, or the store's response to a client); `counter` reports the share of

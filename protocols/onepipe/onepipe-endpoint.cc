@@ -71,6 +71,7 @@ OnePipeEndpoint::Configure(OnePipeHost& host, uint32_t processId, Stats* stats,
     m_peers = peers;
     m_psn.assign(stats->sendPs.size(), 0);
     m_failedFrom.assign(stats->sendPs.size(), PrepareChannels::kNone);
+    m_pendingAcks.resize(stats->sendPs.size());
     m_packet.resize(Frame::kCapacity);
     if (host.Config().reliable)
     {
@@ -87,6 +88,15 @@ OnePipeEndpoint::SendPacket(uint32_t dst, const uint8_t* bytes, uint32_t materia
     ++m_stats->packetsSent;
     return Send(dst / perHost, static_cast<uint16_t>(kPortBase + dst % perHost), bytes,
                 materialised, payload, m_host->Config().priority);
+}
+
+void
+OnePipeEndpoint::NotifyTransmitted()
+{
+    if (m_onTransmitted)
+    {
+        ns3::Simulator::Schedule(Ps(NicBacklogPs()), m_onTransmitted);
+    }
 }
 
 void
@@ -130,6 +140,7 @@ OnePipeEndpoint::ReliableSend(const std::vector<Outgoing>& scattering)
     }
     if (scattering.empty())
     {
+        NotifyTransmitted(); // nothing left to send
         return;
     }
     m_stats->messagesOffered += scattering.size();
@@ -172,6 +183,7 @@ OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64
                                     static_cast<uint16_t>(fragments), message.bytes, chunk});
         }
     }
+    NotifyTransmitted();
 }
 
 PrepareChannels::Channel::Hooks
@@ -327,6 +339,7 @@ OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
         m_timeoutEvent = ns3::Simulator::Schedule(Ps(config.ackTimeoutPs),
                                                   &OnePipeEndpoint::CheckTimeouts, this);
     }
+    NotifyTransmitted();
 }
 
 OnePipeEndpoint::Outstanding*
@@ -408,6 +421,10 @@ OnePipeEndpoint::DoReceive(const Datagram& datagram)
     }
     const HostConfig& config = m_host->Config();
     const uint32_t src = datagram.srcHost * config.processesPerHost + (datagram.srcPort - kPortBase);
+    if (src >= m_pendingAcks.size())
+    {
+        return; // no process of the run sends from there
+    }
     const Header header = Header::Read(datagram.bytes);
     const uint8_t* body = datagram.bytes + Header::kBytes;
     const uint32_t length = datagram.materialised - Header::kBytes;
@@ -754,7 +771,7 @@ OnePipeEndpoint::DoCrash()
 {
     m_ready.clear();
     m_partial.clear();
-    for (auto& [src, pending] : m_pendingAcks)
+    for (PendingAcks& pending : m_pendingAcks)
     {
         pending.flush.Cancel();
         pending.sequences.clear();
@@ -766,7 +783,7 @@ void
 OnePipeEndpoint::DoDispose()
 {
     m_timeoutEvent.Cancel();
-    for (auto& [src, pending] : m_pendingAcks)
+    for (PendingAcks& pending : m_pendingAcks)
     {
         pending.flush.Cancel();
     }

@@ -262,6 +262,12 @@ OnePipeProtocol::WorkloadSpec()
                "mean time between a process's scatterings", "10us")
         .Field("arrivals", Spec::Enum(PoissonArrivalsChoices()), "scattering inter-arrival times",
                "poisson")
+        .Field("max_unsent", Spec::Integer().Min(0),
+               "scatterings of a process that may wait to leave its host (send CPU cost "
+               "unpaid, no token yet, or packets in the NIC); one due beyond that is sent as "
+               "soon as one has left: a blocking send, as an RDMA send queue, which keeps a "
+               "saturating workload's queues bounded (0: unbounded, open loop)",
+               0)
         .Field("start", Spec::Duration(), "when processes start sending", "0ns")
         .OptionalField("stop", Spec::Duration(),
                        "when processes stop sending (default: the end of the run)");
@@ -516,6 +522,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     traffic.messageBytes = static_cast<uint32_t>(workload.SizeBytes("message_size"));
     traffic.meanIntervalPs = static_cast<double>(workload.DurationNs("interval") * kPsPerNs);
     traffic.poisson = workload.Choice("arrivals", PoissonArrivalsChoices());
+    traffic.maxUnsent = static_cast<uint32_t>(workload.Int("max_unsent"));
     const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "processes");
     traffic.startPs = window.startPs;
     traffic.stopPs = window.stopPs;
@@ -588,6 +595,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
             m_apps.push_back(std::make_unique<ScatterApp>(id, std::move(send), traffic,
                                                           numProcesses,
                                                           world.MakeRng("onepipe-workload", id)));
+            process->SetTransmittedCallback([app = m_apps.back().get()]() { app->Transmitted(); });
             m_processes.push_back(process);
         }
         host->Start();

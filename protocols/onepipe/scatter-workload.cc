@@ -41,8 +41,27 @@ ScatterApp::Start()
 }
 
 void
+ScatterApp::Transmitted()
+{
+    if (m_unsent > 0)
+    {
+        --m_unsent;
+    }
+    if (m_blocked && NowPs() < m_workload.stopPs)
+    {
+        m_blocked = false;
+        SendNext();
+    }
+}
+
+void
 ScatterApp::SendNext()
 {
+    if (m_workload.maxUnsent > 0 && m_unsent >= m_workload.maxUnsent)
+    {
+        m_blocked = true; // the send call blocks: Transmitted() resumes the schedule
+        return;
+    }
     const uint32_t self = m_self;
     std::vector<Outgoing> scattering;
     auto other = [&]() {
@@ -75,6 +94,7 @@ ScatterApp::SendNext()
         }
         break;
     }
+    ++m_unsent; // before the call: a free send leaves at once
     m_send(scattering);
     ScheduleNext();
 }

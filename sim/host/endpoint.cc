@@ -2,6 +2,9 @@
 
 #include "sim/host/host-cpu.h"
 #include "sim/host/host-node.h"
+#include "sim/net/egress-port.h"
+
+#include <algorithm>
 
 namespace incsim
 {
@@ -38,9 +41,11 @@ Endpoint::Send(uint32_t dstHost,
                const uint8_t* bytes,
                uint32_t materialised,
                uint32_t payloadBytes,
-               uint8_t priority)
+               uint8_t priority,
+               uint8_t ecn)
 {
-    return m_host->SendUdp(m_port, dstHost, dstPort, bytes, materialised, payloadBytes, priority);
+    return m_host->SendUdp(m_port, dstHost, dstPort, bytes, materialised, payloadBytes, priority,
+                           ecn);
 }
 
 int64_t
@@ -59,6 +64,17 @@ int64_t
 Endpoint::MessageCostPs() const
 {
     return m_host->MessageCostPs();
+}
+
+int64_t
+Endpoint::NicBacklogPs() const
+{
+    int64_t backlog = 0;
+    for (uint32_t nic = 0; nic < m_host->NumPorts(); ++nic)
+    {
+        backlog = std::max(backlog, m_host->Port(nic).BacklogPs());
+    }
+    return backlog;
 }
 
 void

@@ -25,6 +25,8 @@ struct Datagram
     /// UDP payload length on the wire (>= materialised).
     uint32_t payloadBytes = 0;
     const Frame* frame = nullptr;
+    /// A switch marked it CE (it was sent ECN-capable and met a queue above its threshold).
+    bool congestionExperienced = false;
 };
 
 /// Base of host-side protocol code (a "process"): bound to one UDP port of one host, it sends
@@ -50,19 +52,23 @@ class Endpoint : public ns3::Object
 
   protected:
     /// Sends `payloadBytes` of UDP payload whose first `materialised` bytes are `bytes`.
-    /// Returns false if the NIC queue had no room.
+    /// Returns false if the NIC queue had no room. `ecn`: the IPv4 ECN codepoint it carries.
     bool Send(uint32_t dstHost,
               uint16_t dstPort,
               const uint8_t* bytes,
               uint32_t materialised,
               uint32_t payloadBytes,
-              uint8_t priority = 0);
+              uint8_t priority = 0,
+              uint8_t ecn = 0);
     /// The host's local clock in ns (skewed and drifting per the scenario's clock model).
     int64_t LocalTimeNs() const;
     /// Runs `done` after the host CPU has spent `servicePs` on it.
     void Charge(int64_t servicePs, std::function<void()> done);
     /// The scenario's per-message CPU cost (/hosts/message_cost), in ps.
     int64_t MessageCostPs() const;
+    /// Time until the host's NICs have sent what they hold now (the longest of their
+    /// backlogs): when a message handed to them now has left, as an RDMA send completes.
+    int64_t NicBacklogPs() const;
 
     virtual void DoReceive(const Datagram& datagram) = 0;
     /// The host crashed: drop volatile state. Timers should check Host().IsUp().

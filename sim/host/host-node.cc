@@ -87,7 +87,8 @@ HostNode::SendUdp(uint16_t srcPort,
                   const uint8_t* bytes,
                   uint32_t materialised,
                   uint32_t payloadBytes,
-                  uint8_t priority)
+                  uint8_t priority,
+                  uint8_t ecn)
 {
     if (!m_up)
     {
@@ -105,6 +106,7 @@ HostNode::SendUdp(uint16_t srcPort,
     address.dstPort = dstPort;
     address.srcMac = NodeMac(NodeId());
     address.dscp = priority;
+    address.ecn = ecn;
     WriteUdpHeaders(*frame, address, payloadBytes, materialised);
     if (materialised > 0)
     {
@@ -191,6 +193,7 @@ HostNode::ReceiveFrame(FramePtr frame, uint32_t port)
     datagram.materialised = udp.payloadMaterialised;
     datagram.payloadBytes = udp.payloadBytes;
     datagram.frame = frame.get();
+    datagram.congestionExperienced = udp.ecn == kEcnCe;
     endpoint->HandleReceive(datagram);
 }
 

@@ -72,7 +72,8 @@ class HostNode : public NetworkNode
                  const uint8_t* bytes,
                  uint32_t materialised,
                  uint32_t payloadBytes,
-                 uint8_t priority);
+                 uint8_t priority,
+                 uint8_t ecn = 0);
 
     void SetUp(bool up);
 

@@ -5,8 +5,10 @@
 #include "sim/net/link.h"
 
 #include <ns3/simulator.h>
+#include <ns3/uinteger.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace incsim
 {
@@ -21,6 +23,12 @@ EgressPort::GetTypeId()
             .SetParent<ns3::Object>()
             .SetGroupName("Incsim")
             .AddConstructor<EgressPort>()
+            .AddAttribute("EcnThreshold",
+                          "Bytes queued behind a departing frame above which the port marks an "
+                          "ECN-capable IPv4 frame CE (RFC 3168, as DCTCP switches do); 0: none.",
+                          ns3::UintegerValue(0),
+                          ns3::MakeUintegerAccessor(&EgressPort::m_ecnThresholdBytes),
+                          ns3::MakeUintegerChecker<uint64_t>())
             .AddTraceSource("Enqueue",
                             "A frame entered a queue of this port.",
                             ns3::MakeTraceSourceAccessor(&EgressPort::m_enqueueTrace),
@@ -53,6 +61,16 @@ EgressPort::Configure(uint32_t nodeId,
     m_bufferBytes = bufferBytes;
     m_hook = hook;
     m_queues.resize(std::max<uint32_t>(priorities, 1));
+}
+
+int64_t
+EgressPort::BacklogPs() const
+{
+    const double bits = (static_cast<double>(m_queuedBytes) +
+                         static_cast<double>(m_queuedFrames) * kWireOverheadBytes) *
+                        8;
+    return std::max<int64_t>(0, m_busyUntilPs - NowPs()) +
+           static_cast<int64_t>(std::ceil(bits * 1e12 / static_cast<double>(m_rateBps)));
 }
 
 void
@@ -125,6 +143,11 @@ EgressPort::StartNext()
                 continue; // the egress pipeline dropped it; try the next frame
             }
             ++m_counters.transmitted;
+            if (m_ecnThresholdBytes > 0 && m_queuedBytes > m_ecnThresholdBytes &&
+                MarkCongestionExperienced(*frame))
+            {
+                ++m_counters.ecnMarks;
+            }
             if (!m_transmitTrace.IsEmpty())
             {
                 m_transmitTrace(*frame, m_nodeId, m_port);

@@ -36,6 +36,7 @@ class EgressPort : public ns3::Object
         uint64_t transmitted = 0;
         uint64_t bufferDrops = 0;
         uint64_t maxQueuedBytes = 0;
+        uint64_t ecnMarks = 0;
         /// Frames discarded from the queues by Flush (link or node failure), by reason.
         std::array<uint64_t, static_cast<size_t>(DropReason::Count)> flushDrops{};
     };
@@ -58,6 +59,9 @@ class EgressPort : public ns3::Object
     void Flush(DropReason reason);
 
     uint64_t QueuedBytes() const { return m_queuedBytes; }
+    /// Time until the port has sent everything it holds now: the frame on the wire and the
+    /// queued ones, each with its preamble and gap.
+    int64_t BacklogPs() const;
     uint64_t QueuedFrames() const { return m_queuedFrames; }
     uint64_t RateBps() const { return m_rateBps; }
     uint32_t PortNumber() const { return m_port; }
@@ -74,6 +78,7 @@ class EgressPort : public ns3::Object
     uint32_t m_port = 0;
     uint64_t m_rateBps = 0;
     uint64_t m_bufferBytes = 0;
+    uint64_t m_ecnThresholdBytes = 0;
     TransmitHook* m_hook = nullptr;
     Link* m_link = nullptr;
     int m_side = 0;

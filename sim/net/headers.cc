@@ -63,7 +63,7 @@ WriteUdpHeaders(Frame& frame, const UdpAddress& address, uint32_t payloadBytes,
 
     uint8_t* ip = d + kIpv4Offset;
     ip[0] = 0x45;
-    ip[1] = static_cast<uint8_t>(address.dscp << 2);
+    ip[1] = static_cast<uint8_t>(address.dscp << 2 | (address.ecn & 3));
     StoreBe16(ip + 2, static_cast<uint16_t>(kIpv4HeaderBytes + kUdpHeaderBytes + payloadBytes));
     StoreBe16(ip + 4, 0);
     StoreBe16(ip + 6, 0x4000); // don't fragment
@@ -100,17 +100,17 @@ ParseUdp(const Frame& frame)
     view.payloadBytes = LoadBe16(d + kUdpOffset + 4) - kUdpHeaderBytes;
     view.payload = d + kUdpPayloadOffset;
     view.payloadMaterialised = frame.length - kUdpFrameOverhead;
+    view.ecn = d[kIpv4TosOffset] & 3;
     view.valid = true;
     return view;
 }
 
-uint8_t
-DecrementTtl(Frame& frame)
+namespace
 {
-    uint8_t* ip = frame.data + kIpv4Offset;
-    uint16_t oldWord = LoadBe16(ip + 8);
-    ip[8] = static_cast<uint8_t>(ip[8] - 1);
-    uint16_t newWord = LoadBe16(ip + 8);
+/// RFC 1624's incremental checksum update after the IPv4 header word at `offset` changed.
+void
+UpdateIpv4Checksum(uint8_t* ip, uint16_t oldWord, uint16_t newWord)
+{
     // HC' = ~(~HC + ~m + m')
     uint32_t sum = static_cast<uint16_t>(~LoadBe16(ip + 10)) + static_cast<uint16_t>(~oldWord) +
                    newWord;
@@ -119,7 +119,33 @@ DecrementTtl(Frame& frame)
         sum = (sum & 0xffff) + (sum >> 16);
     }
     StoreBe16(ip + 10, static_cast<uint16_t>(~sum));
+}
+} // namespace
+
+uint8_t
+DecrementTtl(Frame& frame)
+{
+    uint8_t* ip = frame.data + kIpv4Offset;
+    uint16_t oldWord = LoadBe16(ip + 8);
+    ip[8] = static_cast<uint8_t>(ip[8] - 1);
+    UpdateIpv4Checksum(ip, oldWord, LoadBe16(ip + 8));
     return ip[8];
+}
+
+bool
+MarkCongestionExperienced(Frame& frame)
+{
+    uint8_t* ip = frame.data + kIpv4Offset;
+    if (frame.length < kIpv4Offset + kIpv4HeaderBytes ||
+        LoadBe16(frame.data + 12) != kEtherTypeIpv4 || (ip[1] & 3) == kEcnNotEct ||
+        (ip[1] & 3) == kEcnCe)
+    {
+        return false;
+    }
+    uint16_t oldWord = LoadBe16(ip);
+    ip[1] = static_cast<uint8_t>(ip[1] | kEcnCe);
+    UpdateIpv4Checksum(ip, oldWord, LoadBe16(ip));
+    return true;
 }
 
 uint32_t

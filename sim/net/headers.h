@@ -23,6 +23,7 @@ constexpr uint8_t kIpProtoUdp = 17;
 
 // Offsets of the fields incsim reads in its own C++ (P4 programs parse for themselves).
 constexpr uint32_t kIpv4Offset = kEthernetHeaderBytes;
+constexpr uint32_t kIpv4TosOffset = kIpv4Offset + 1;
 constexpr uint32_t kIpv4TtlOffset = kIpv4Offset + 8;
 constexpr uint32_t kIpv4ChecksumOffset = kIpv4Offset + 10;
 constexpr uint32_t kIpv4SrcOffset = kIpv4Offset + 12;
@@ -89,7 +90,13 @@ struct UdpAddress
     uint64_t srcMac = 0;
     uint64_t dstMac = 0;
     uint8_t dscp = 0;
+    uint8_t ecn = 0; ///< the IPv4 ECN field (RFC 3168): kEcnNotEct or kEcnEct0
 };
+
+/// The ECN codepoints of RFC 3168 (the two low bits of the IPv4 TOS byte).
+constexpr uint8_t kEcnNotEct = 0;
+constexpr uint8_t kEcnEct0 = 2;
+constexpr uint8_t kEcnCe = 3;
 
 /// Writes Ethernet/IPv4/UDP headers for `payloadBytes` bytes of UDP payload, of which
 /// `materialised` follow the headers in `frame.data` (the caller writes them). Sets length and
@@ -108,9 +115,14 @@ struct UdpView
     uint32_t payloadBytes = 0;
     const uint8_t* payload = nullptr; ///< materialised payload bytes
     uint32_t payloadMaterialised = 0;
+    uint8_t ecn = 0;
 };
 
 UdpView ParseUdp(const Frame& frame);
+
+/// A switch queue marks congestion: an ECN-capable IPv4 frame becomes CE (with an incremental
+/// checksum update); anything else is left alone. Returns whether it marked.
+bool MarkCongestionExperienced(Frame& frame);
 
 uint16_t Ipv4HeaderChecksum(const uint8_t* header);
 

@@ -34,6 +34,8 @@ BackgroundTraffic::BackgroundTraffic(World& world, const ParamView& section)
     config.minRtoPs = section.DurationNs("min_rto") * kPsPerNs;
     config.nicLimitBytes = section.SizeBytes("nic_limit");
     config.priority = static_cast<uint8_t>(section.Int("priority"));
+    config.dctcp = section.Choice("congestion_control", DctcpChoices());
+    config.dctcpGain = section.Number("dctcp_gain");
     const TimeWindow window = ReadTimeWindow(section, world.DurationPs(), "flows");
     config.startPs = window.startPs;
     config.stopPs = window.stopPs;
@@ -87,6 +89,7 @@ BackgroundTraffic::Metrics() const
             {"retransmissions", m_stats.retransmissions},
             {"fast_retransmits", m_stats.fastRetransmits},
             {"timeouts", m_stats.timeouts},
+            {"ecn_echoes", m_stats.ecnEchoes},
             {"bytes_delivered", m_stats.bytesDelivered},
             {"goodput_gbps", seconds > 0 ? m_stats.bytesDelivered * 8 / seconds / 1e9 : 0.0}};
 }

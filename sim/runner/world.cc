@@ -144,6 +144,7 @@ World::BuildLinks()
 {
     uint64_t nicBuffer = m_scenario.Section("hosts").SizeBytes("nic_buffer");
     uint32_t priorities = static_cast<uint32_t>(m_scenario.Section("switch").Int("priorities"));
+    const uint64_t ecnThreshold = m_scenario.Section("switch").SizeBytes("ecn_threshold");
     m_links.reserve(m_topology.NumLinks());
     for (uint32_t id = 0; id < m_topology.NumLinks(); ++id)
     {
@@ -164,6 +165,7 @@ World::BuildLinks()
             {
                 egress->Configure(node, port, info.params.rateBps, info.params.bufferBytes,
                                   priorities, device);
+                egress->SetAttribute("EcnThreshold", ns3::UintegerValue(ecnThreshold));
                 device->SetPort(port, egress);
                 sink = device;
                 rxExtraPs = device->PipelineDelay().GetTimeStep();

@@ -97,6 +97,12 @@ SwitchSpec()
                Spec::Duration(),
                "Ingress-to-egress latency of the switch chip.",
                "400ns")
+        .Field("ecn_threshold",
+               Spec::Size(),
+               "Bytes queued at a port behind a departing frame above which the switch marks "
+               "an ECN-capable frame Congestion Experienced (RFC 3168; DCTCP's marking "
+               "threshold K); 0B: no marking.",
+               "0B")
         .Field("program",
                Spec::String(),
                "P4 program every switch runs: one compiled in from p4/*.p4 (`incsim list`). "
@@ -141,6 +147,16 @@ BackgroundSpec()
                Spec::Size().Above(0),
                "Background data a host keeps queued in its NICs, like Linux's TCP small queues.",
                "64KiB")
+        .Field("congestion_control", Spec::Enum(DctcpChoices()),
+               "reno: slow start, additive increase, halving on loss (the transport below); "
+               "dctcp: the same, with segments sent ECN-capable and the window cut once per "
+               "round trip by the fraction of them switches marked (RFC 8257; switches mark "
+               "above /switch/ecn_threshold).",
+               "reno")
+        .Field("dctcp_gain", Spec::Number().Above(0).Max(1),
+               "dctcp: weight g of the newest window in the marked fraction's moving average "
+               "(RFC 8257's default, 1/16).",
+               0.0625)
         .Field("priority", PrioritySpec(), "Switch and NIC queue of background packets.", 0)
         .Field("port", Spec::Integer().Min(1).Max(65535),
                "UDP port of the background transport on every host.", 7000)
@@ -501,6 +517,13 @@ IsWithin(const std::string& path, const std::string& prefix)
 } // namespace
 
 // ---- Scenario ----
+
+const Choices<bool>&
+DctcpChoices()
+{
+    static const Choices<bool> choices{{"reno", false}, {"dctcp", true}};
+    return choices;
+}
 
 const Choices<std::string>&
 SchedulerChoices()

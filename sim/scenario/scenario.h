@@ -68,6 +68,10 @@ class Scenario
 /// /simulator/scheduler: the ns-3 scheduler's TypeId name by scenario name.
 const Choices<std::string>& SchedulerChoices();
 
+/// /background/congestion_control: whether the bulk flows run DCTCP (true) or loss-based
+/// congestion control only (false).
+const Choices<bool>& DctcpChoices();
+
 /// What a /faults entry does.
 enum class FaultAction
 {

@@ -16,7 +16,7 @@ namespace
 {
 // Header of every segment and ACK: kind, flow id, sequence (data: segment number; ACK: next
 // segment expected), a timestamp (data: send time; ACK: the send time it echoes), and (ACK)
-// the segment that arrived.
+// the segment that arrived; byte 1 of an ACK echoes the segment's CE mark (DCTCP).
 constexpr uint8_t kData = 0;
 constexpr uint8_t kAck = 1;
 constexpr int64_t kInitialRtoPs = 1'000'000'000; // 1 ms, as RFC 6298 before any sample
@@ -197,7 +197,7 @@ BulkTransport::SendSegment(Sender& flow, uint64_t segment)
     StoreBe64(header + 16, static_cast<uint64_t>(NowPs()));
     ++m_stats->segmentsSent;
     Send(flow.dst, Port(), header, kHeaderBytes, kHeaderBytes + m_config.segmentBytes,
-         m_config.priority);
+         m_config.priority, m_config.dctcp ? kEcnEct0 : kEcnNotEct);
 }
 
 void
@@ -213,18 +213,19 @@ BulkTransport::DoReceive(const Datagram& datagram)
     auto stampPs = static_cast<int64_t>(LoadBe64(h + 16));
     if (h[0] == kData)
     {
-        OnData(flowId, datagram.srcHost, sequence, stampPs);
+        OnData(flowId, datagram.srcHost, sequence, stampPs, datagram.congestionExperienced);
         return;
     }
     auto it = m_senderById.find(flowId);
     if (it != m_senderById.end())
     {
-        OnAck(m_senders[it->second], sequence, LoadBe64(h + 24), stampPs);
+        OnAck(m_senders[it->second], sequence, LoadBe64(h + 24), stampPs, h[1] != 0);
     }
 }
 
 void
-BulkTransport::OnData(uint32_t flowId, uint32_t srcHost, uint64_t segment, int64_t echoPs)
+BulkTransport::OnData(uint32_t flowId, uint32_t srcHost, uint64_t segment, int64_t echoPs,
+                      bool ce)
 {
     auto it = m_receivers.find(flowId);
     if (it == m_receivers.end())
@@ -246,6 +247,7 @@ BulkTransport::OnData(uint32_t flowId, uint32_t srcHost, uint64_t segment, int64
     }
     uint8_t header[kHeaderBytes] = {};
     header[0] = kAck;
+    header[1] = ce ? 1 : 0; // ECN echo: every segment is ACKed, so the echo is exact
     StoreBe32(header + 4, flowId);
     StoreBe64(header + 8, flow.next);
     StoreBe64(header + 16, static_cast<uint64_t>(echoPs));
@@ -298,13 +300,17 @@ BulkTransport::RetransmitNextLoss(Sender& flow)
 }
 
 void
-BulkTransport::OnAck(Sender& flow, uint64_t ack, uint64_t arrived, int64_t echoPs)
+BulkTransport::OnAck(Sender& flow, uint64_t ack, uint64_t arrived, int64_t echoPs, bool ecnEcho)
 {
     if (ack > flow.high || arrived >= flow.high)
     {
         return;
     }
     UpdateRtt(flow, NowPs() - echoPs);
+    if (m_config.dctcp)
+    {
+        UpdateDctcp(flow, ack > flow.una ? ack - flow.una : 0, ecnEcho);
+    }
     const uint64_t mask = flow.sacked.size() - 1;
     if (arrived >= ack)
     {
@@ -366,6 +372,32 @@ BulkTransport::OnAck(Sender& flow, uint64_t ack, uint64_t arrived, int64_t echoP
     {
     }
     TrySend();
+}
+
+void
+BulkTransport::UpdateDctcp(Sender& flow, uint64_t newlyAcked, bool ecnEcho)
+{
+    // RFC 8257 section 3.3, counting segments: one ACK per segment, so an ACK that advances
+    // nothing (a segment above a hole) still counts one.
+    const uint64_t segments = std::max<uint64_t>(1, newlyAcked);
+    m_stats->ecnEchoes += ecnEcho ? 1 : 0;
+    flow.ackedInWindow += segments;
+    flow.markedInWindow += ecnEcho ? segments : 0;
+    if (flow.una + newlyAcked <= flow.windowEnd)
+    {
+        return;
+    }
+    const double marked =
+        static_cast<double>(flow.markedInWindow) / static_cast<double>(flow.ackedInWindow);
+    flow.alpha = (1 - m_config.dctcpGain) * flow.alpha + m_config.dctcpGain * marked;
+    if (flow.markedInWindow > 0 && !flow.inRecovery)
+    {
+        flow.cwnd = std::max(2.0, flow.cwnd * (1 - flow.alpha / 2));
+        flow.ssthresh = flow.cwnd;
+    }
+    flow.windowEnd = flow.high;
+    flow.ackedInWindow = 0;
+    flow.markedInWindow = 0;
 }
 
 void

@@ -24,6 +24,11 @@ struct BulkTransportConfig
     int64_t startPs = 0;
     int64_t stopPs = 0;                ///< no new data after this (retransmissions go on)
     uint8_t priority = 0;
+    /// DCTCP (RFC 8257): segments are sent ECN-capable, receivers echo CE marks in their ACKs,
+    /// and once per window the sender cuts cwnd by alpha / 2, alpha the moving average (gain
+    /// `dctcpGain`) of the fraction of segments marked. False: loss-based only.
+    bool dctcp = false;
+    double dctcpGain = 0;
 };
 
 struct BulkTransportStats
@@ -32,6 +37,7 @@ struct BulkTransportStats
     uint64_t retransmissions = 0;
     uint64_t fastRetransmits = 0;
     uint64_t timeouts = 0;
+    uint64_t ecnEchoes = 0; ///< ACKs that echoed a CE mark
     uint64_t bytesDelivered = 0; ///< in order, at receivers
 };
 
@@ -84,6 +90,10 @@ class BulkTransport : public Endpoint
         uint32_t backoff = 0;
         int64_t rtoDeadlinePs = -1; ///< -1: no timer
         ns3::EventId rtoEvent;
+        double alpha = 0;             ///< DCTCP: estimated fraction of marked segments
+        uint64_t windowEnd = 0;       ///< DCTCP: `high` when the current observation window began
+        uint64_t ackedInWindow = 0;   ///< DCTCP: segments newly acknowledged in the window
+        uint64_t markedInWindow = 0;  ///< DCTCP: of those, acknowledged with a CE echo
     };
     struct Receiver
     {
@@ -98,13 +108,15 @@ class BulkTransport : public Endpoint
     void TrySend();
     bool CanSend(const Sender& flow) const;
     void SendSegment(Sender& flow, uint64_t segment);
-    void OnAck(Sender& flow, uint64_t ack, uint64_t arrived, int64_t echoPs);
+    void OnAck(Sender& flow, uint64_t ack, uint64_t arrived, int64_t echoPs, bool ecnEcho);
+    /// DCTCP's per-window update: alpha, and the cut when anything was marked.
+    void UpdateDctcp(Sender& flow, uint64_t newlyAcked, bool ecnEcho);
     bool IsSacked(const Sender& flow, uint64_t segment) const;
     uint64_t FackWindow(const Sender& flow) const;
     void MarkAcknowledged(Sender& flow, uint64_t segment);
     /// In recovery: retransmits the first lost segment not yet retransmitted; true if it did.
     bool RetransmitNextLoss(Sender& flow);
-    void OnData(uint32_t flowId, uint32_t srcHost, uint64_t segment, int64_t echoPs);
+    void OnData(uint32_t flowId, uint32_t srcHost, uint64_t segment, int64_t echoPs, bool ce);
     void UpdateRtt(Sender& flow, int64_t samplePs);
     void ArmRto(Sender& flow);
     void RtoExpired(uint32_t index);

@@ -402,7 +402,7 @@ TEST_CASE("defaults are filled in", "[scenario]")
                                          "loss": 0, "mtu": "1500B"})"));
     CHECK(r["switch"] == json::parse(R"({"priorities": 8, "cpu_service_time": "2us",
                                           "cpu_queue": 1024, "pipeline_delay": "400ns",
-                                          "program": "forward"})"));
+                                          "ecn_threshold": "0B", "program": "forward"})"));
     CHECK(r["hosts"] ==
           json::parse(R"({"cores": 4, "message_cost": "0ns", "nic_buffer": "4MiB"})"));
     CHECK(r["routing"] == json::parse(R"({"metric": "hops", "ecmp": "per-flow",

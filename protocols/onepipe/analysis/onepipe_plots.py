@@ -25,3 +25,19 @@ def latency_and_delivery(runs, x, series, xlabel):
 
 LATENCY_AND_DELIVERY = ["onepipe.latency_mean_us", "onepipe.latency_p5_us",
                         "onepipe.latency_p95_us", "onepipe.delivery_ratio"]
+
+SERVICES = [("1Pipe/BE", "best-effort"), ("1Pipe/R", "reliable")]
+
+
+def check_rises(runs, x, label, monotone=True):
+    """Prints the series' mean latency against `x` and its inflation over the lowest `x`, and
+    asserts that latency rises: at every step (`monotone`, 0.5 us of noise allowed) or from
+    the first point to the last."""
+    means = runs.groupby(x)["onepipe.latency_mean_us"].mean().sort_index()
+    inflation = means.iloc[-1] - means.iloc[0]
+    print(f"{label}: inflation {inflation:.1f} us from {x} = {means.index[0]:g} to "
+          f"{means.index[-1]:g}")
+    assert inflation > 0, f"{label}: latency does not rise with {x}"
+    if monotone:
+        steps = means.diff().dropna()
+        assert (steps > -0.5).all(), f"{label}: latency falls with {x}: {list(means.round(1))}"

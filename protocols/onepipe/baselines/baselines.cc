@@ -143,6 +143,7 @@ BaselineInstaller::Install(World& world, Baseline baseline, const ParamView& par
             m_apps.push_back(std::make_unique<ScatterApp>(
                 id, [raw](const std::vector<Outgoing>& scattering) { raw->Broadcast(scattering); },
                 traffic, setup.processes, world.MakeRng("onepipe-workload", id)));
+            process->SetTransmittedCallback([app = m_apps.back().get()]() { app->Transmitted(); });
         }
     }
     for (auto& app : m_apps)

@@ -28,13 +28,22 @@ LamportProcess::Transmit(uint32_t firstSequence, uint32_t bytes)
     header.key = ++m_clock;
     header.bytes = bytes;
     SendToAll(header);
+    m_sentSinceTick = true;
 }
 
 void
 LamportProcess::Exchange()
 {
     m_exchange = ns3::Simulator::Schedule(Ps(m_exchangeIntervalPs), &LamportProcess::Exchange, this);
+    const bool redundant = m_sentSinceTick || m_exchangeQueued;
+    m_sentSinceTick = false;
+    if (redundant)
+    {
+        return;
+    }
+    m_exchangeQueued = true;
     Charge(MessageCostPs() * (Processes() - 1), [this]() {
+        m_exchangeQueued = false;
         BaselineHeader header;
         header.kind = BaselineKind::Exchange;
         header.src = ProcessId();
@@ -64,9 +73,12 @@ LamportProcess::Receive(const BaselineHeader& header)
     }
     else if (header.kind == BaselineKind::Exchange)
     {
-        m_clock = std::max(m_clock, header.key);
-        Heard(header.src, header.key);
-        DeliverHeld();
+        // Reading an exchange costs the receive thread a message, as a delivery does.
+        Charge(MessageCostPs(), [this, src = header.src, key = header.key]() {
+            m_clock = std::max(m_clock, key);
+            Heard(src, key);
+            DeliverHeld();
+        });
     }
 }
 

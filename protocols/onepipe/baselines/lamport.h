@@ -16,7 +16,11 @@ namespace incsim::onepipe
 /// clock to the largest key seen, and deliver a held broadcast in (key, sender) order once
 /// every other process has sent something (a broadcast or an exchange) with a key at least as
 /// large: FIFO links then guarantee nothing smaller can follow. Each exchange is a message to
-/// every other process, charged to the CPU like any other: the latency/throughput trade-off.
+/// every other process, charged to the CPU like any other (sending and receiving): the
+/// latency/throughput trade-off. An exchange is skipped when a broadcast left since the last
+/// tick (it told every process a clock as recent) or when the previous one still waits for the
+/// CPU: at 512 processes an exchange costs 511 messages, more CPU than one interval holds, and
+/// queueing one per tick would bury every broadcast and delivery behind them.
 class LamportProcess : public OrderedBroadcast
 {
   public:
@@ -35,6 +39,8 @@ class LamportProcess : public OrderedBroadcast
     uint64_t m_heardFromAll = 0;       ///< min of m_lastHeard over the other processes
     int64_t m_exchangeIntervalPs = 0;
     ns3::EventId m_exchange;
+    bool m_exchangeQueued = false; ///< an exchange waits for the CPU
+    bool m_sentSinceTick = false;  ///< a broadcast left since the last exchange tick
 };
 
 } // namespace incsim::onepipe

@@ -2,6 +2,8 @@
 
 #include "sim/core/sim-time.h"
 
+#include <ns3/simulator.h>
+
 namespace incsim::onepipe
 {
 
@@ -93,6 +95,11 @@ OrderedBroadcast::LogSent(uint32_t firstSequence, uint64_t key, uint32_t bytes)
         {
             LogSend(RunStats(), m_setup.traces, m_processId, sequence++, dst, key, bytes);
         }
+    }
+    if (m_onTransmitted)
+    {
+        // It has left once the NIC has sent what it holds now, as an RDMA send completes.
+        ns3::Simulator::Schedule(Ps(NicBacklogPs()), m_onTransmitted);
     }
 }
 

@@ -44,6 +44,13 @@ class OrderedBroadcast : public Endpoint
 
     /// The application's broadcast: `scattering` names every other process.
     void Broadcast(const std::vector<Outgoing>& scattering);
+    /// Called once per broadcast when it has left the host (after its CPU cost, for the token
+    /// once the token came, and once the NIC has sent it), for an application that blocks on
+    /// its sends.
+    void SetTransmittedCallback(std::function<void()> callback)
+    {
+        m_onTransmitted = std::move(callback);
+    }
 
   protected:
     struct Held
@@ -73,7 +80,8 @@ class OrderedBroadcast : public Endpoint
                     uint32_t payloadBytes);
     /// Sends a keyed broadcast to every other process and logs its messages as sent.
     void SendToAll(const BaselineHeader& header);
-    /// Logs the messages of a broadcast as sent now, with `key` as their timestamp.
+    /// Logs the messages of a broadcast as sent now, with `key` as their timestamp: the
+    /// broadcast has left the process.
     void LogSent(uint32_t firstSequence, uint64_t key, uint32_t bytes);
     /// Holds a keyed broadcast from the network (or the process's own, as a placeholder), then
     /// delivers what is deliverable.
@@ -92,6 +100,7 @@ class OrderedBroadcast : public Endpoint
     uint32_t m_nextSequence = 0;
     std::priority_queue<Held, std::vector<Held>, std::greater<Held>> m_held;
     std::vector<uint8_t> m_packet;
+    std::function<void()> m_onTransmitted;
 };
 
 } // namespace incsim::onepipe
