@@ -176,6 +176,12 @@ OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64
             continue; // announced failed during the send CPU cost
         }
         const uint32_t sequence = m_nextSequence++;
+        if (!m_outstanding.empty())
+        {
+            // Best-effort sends of this process wait for ACKs by sequence: keep the reliable
+            // ones' places (closed) so that sequences still index m_outstanding.
+            m_outstanding.push_back(Outstanding{ts, 0, message.dst, false});
+        }
         m_stats->sendPs[m_processId].push_back(apiPs);
         LogSend(*m_stats, m_traces, m_processId, sequence, message.dst, ts, message.bytes);
         const uint32_t fragments =
@@ -312,6 +318,10 @@ OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
     for (const Outgoing& message : scattering)
     {
         const uint32_t sequence = m_nextSequence++;
+        if (m_outstanding.empty())
+        {
+            m_firstOutstanding = sequence; // reliable sends may have taken the ones between
+        }
         m_stats->sendPs[m_processId].push_back(apiPs);
         const uint32_t fragments =
             std::max<uint32_t>(1, (message.bytes + perFragment - 1) / perFragment);
