@@ -483,9 +483,9 @@ KvsApp::Commit(uint32_t slot)
                        m_shared.workload->KindNames()[a.txn.kind], txn::Event::Commit,
                        txn::By::Server, a.result, NowPs() / kPsPerNs);
     }
-    // Measured while initiators start transactions; the drain after `stop` only settles
-    // what is in flight (for the checker).
-    if (NowPs() <= m_shared.config.stopPs)
+    // Measured from `measure_from` (after the ramp-up) while initiators start transactions;
+    // the drain after `stop` only settles what is in flight (for the checker).
+    if (m_shared.config.Measured(NowPs()))
     {
         KvsShared::Results& results = m_shared.results;
         ++results.commits[a.txn.kind];
@@ -533,7 +533,7 @@ KvsApp::Abort(uint32_t slot)
                        m_shared.workload->KindNames()[a.txn.kind], txn::Event::Abort,
                        txn::By::Server, a.result, NowPs() / kPsPerNs);
     }
-    if (NowPs() <= m_shared.config.stopPs)
+    if (m_shared.config.Measured(NowPs()))
     {
         ++m_shared.results.aborts[a.txn.kind];
     }

@@ -84,7 +84,9 @@ struct KvsConfig
     int64_t retryTimeoutPs = 0;
     int64_t backoffPs = 0;    ///< FaRM: base of the randomised backoff after an abort
     int64_t startPs = 0;
+    int64_t measureFromPs = 0; ///< commits and aborts count from here to stopPs
     int64_t stopPs = 0;
+    bool Measured(int64_t nowPs) const { return nowPs >= measureFromPs && nowPs <= stopPs; }
 };
 
 /// What every process of a run shares: the workload, the message table, the traces and the

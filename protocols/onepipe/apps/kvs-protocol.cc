@@ -96,6 +96,9 @@ KvsProtocol::WorkloadSpec()
         .Field("window", Spec::Integer().Min(1).Max(1024),
                "transactions each process keeps in flight as an initiator (closed loop)", 4)
         .Field("start", Spec::Duration(), "when initiators start", "0ns")
+        .OptionalField("measure_from", Spec::Duration(),
+                       "when throughput, latency and aborts start counting, up to stop "
+                       "(default: start); leaves the ramp-up out")
         .OptionalField("stop", Spec::Duration(),
                        "when initiators stop starting transactions (default: the end of the "
                        "run)");
@@ -171,7 +174,16 @@ KvsProtocol::ReadWorkload(World& world, const ParamView& workload)
     const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "initiators");
     config.startPs = window.startPs;
     config.stopPs = window.stopPs;
-    m_activePs = window.ActivePs();
+    config.measureFromPs = window.startPs;
+    if (workload.Has("measure_from"))
+    {
+        config.measureFromPs = workload.DurationNs("measure_from") * kPsPerNs;
+        if (config.measureFromPs < window.startPs || config.measureFromPs >= window.stopPs)
+        {
+            workload.Fail("measure_from", "must be at or after start and before stop");
+        }
+    }
+    m_activePs = window.stopPs - config.measureFromPs;
     SetWorkloadWindow(m_activePs, 0);
     m_shared->clientLog = world.Traces().Open(txn::ClientHistoryTrace());
     m_shared->serverLog = world.Traces().Open(txn::ServerLogTrace());
