@@ -5,40 +5,76 @@
 namespace incsim::onepipe::apps
 {
 
-void
+uint64_t
 DecisionLog::Append(uint32_t client, uint64_t attempt, const std::vector<txn::HistoryOp>& ops,
                     int64_t timeNs, std::optional<bool> outcome)
 {
-    const uint64_t key = Key(client, attempt);
-    if (!outcome)
+    if (!outcome && !m_early.empty())
     {
-        if (auto early = m_early.find(key); early != m_early.end())
+        if (auto early = m_early.find(Key(client, attempt)); early != m_early.end())
         {
             outcome = early->second;
             m_early.erase(early);
         }
     }
-    if (!outcome)
+    const uint64_t index = m_next++;
+    if (outcome && m_open.empty())
     {
-        m_pending[key] = m_firstOpen + m_open.size();
+        // The common case (1Pipe's reliable transactions): nothing earlier is open.
+        if (m_log != nullptr)
+        {
+            txn::LogServer(*m_log, m_server, m_server, 0, index, client, attempt, *outcome, ops,
+                           timeNs);
+        }
+        m_firstOpen = m_next;
+        return index;
     }
-    m_open.push_back(Entry{client, attempt, timeNs, outcome, ops});
+    std::vector<txn::HistoryOp> storage;
+    if (!m_spare.empty())
+    {
+        storage = std::move(m_spare.back());
+        m_spare.pop_back();
+    }
+    storage.assign(ops.begin(), ops.end());
+    m_open.push_back(Entry{client, attempt, timeNs, outcome, std::move(storage)});
+    WriteResolved();
+    return index;
+}
+
+void
+DecisionLog::Resolve(uint64_t index, bool committed)
+{
+    if (index < m_firstOpen || index - m_firstOpen >= m_open.size())
+    {
+        return; // written already (Close wrote it as an abort)
+    }
+    m_open[index - m_firstOpen].outcome = committed;
     WriteResolved();
 }
 
 void
-DecisionLog::Resolve(uint32_t client, uint64_t attempt, bool committed)
+DecisionLog::ResolveUnseen(uint32_t client, uint64_t attempt, bool committed)
 {
-    const uint64_t key = Key(client, attempt);
-    const auto it = m_pending.find(key);
-    if (it == m_pending.end())
+    for (Entry& e : m_open)
     {
-        m_early[key] = committed;
-        return;
+        if (e.client == client && e.attempt == attempt && !e.outcome)
+        {
+            e.outcome = committed;
+            WriteResolved();
+            return;
+        }
     }
-    m_open[it->second - m_firstOpen].outcome = committed;
-    m_pending.erase(it);
-    WriteResolved();
+    m_early[Key(client, attempt)] = committed;
+}
+
+void
+DecisionLog::Write(const Entry& e)
+{
+    if (m_log != nullptr)
+    {
+        txn::LogServer(*m_log, m_server, m_server, 0, m_firstOpen, e.client, e.attempt,
+                       *e.outcome, e.ops, e.timeNs);
+    }
 }
 
 void
@@ -46,13 +82,8 @@ DecisionLog::WriteResolved()
 {
     while (!m_open.empty() && m_open.front().outcome)
     {
-        const Entry& e = m_open.front();
-        if (m_log != nullptr)
-        {
-            txn::LogServer(*m_log, m_server, m_server, 0, m_nextSeq, e.client, e.attempt,
-                           *e.outcome, e.ops, e.timeNs);
-        }
-        ++m_nextSeq;
+        Write(m_open.front());
+        m_spare.push_back(std::move(m_open.front().ops));
         m_open.pop_front();
         ++m_firstOpen;
     }
@@ -68,7 +99,6 @@ DecisionLog::Close()
             e.outcome = false;
         }
     }
-    m_pending.clear();
     WriteResolved();
 }
 

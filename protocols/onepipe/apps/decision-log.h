@@ -32,11 +32,15 @@ class DecisionLog
     DecisionLog(CsvWriter* log, uint32_t server) : m_log(log), m_server(server) {}
 
     /// Appends the decision on (client, attempt) with `ops`, at `timeNs`; `outcome` is
-    /// true (committed) or false, or unknown until Resolve.
-    void Append(uint32_t client, uint64_t attempt, const std::vector<txn::HistoryOp>& ops,
-                int64_t timeNs, std::optional<bool> outcome);
-    /// The outcome of (client, attempt)'s decision here, appended or still to come.
-    void Resolve(uint32_t client, uint64_t attempt, bool committed);
+    /// true (committed) or false, or unknown until Resolve. Returns its index, for Resolve.
+    uint64_t Append(uint32_t client, uint64_t attempt, const std::vector<txn::HistoryOp>& ops,
+                    int64_t timeNs, std::optional<bool> outcome);
+    /// The outcome of decision `index`.
+    void Resolve(uint64_t index, bool committed);
+    /// The outcome of (client, attempt)'s decision here, whose index its initiator does not
+    /// know: appended already or still to come (an attempt given up with a message in
+    /// flight). Rare; a scan of the open decisions.
+    void ResolveUnseen(uint32_t client, uint64_t attempt, bool committed);
     /// Writes what is left open as aborts (the end of the run).
     void Close();
 
@@ -49,19 +53,21 @@ class DecisionLog
         std::optional<bool> outcome;
         std::vector<txn::HistoryOp> ops;
     };
-    static uint64_t Key(uint32_t client, uint64_t attempt) { return attempt ^ (uint64_t{client} << 48); }
+    static uint64_t Key(uint32_t client, uint64_t attempt)
+    {
+        return attempt ^ (uint64_t{client} << 48);
+    }
+    void Write(const Entry& e);
     void WriteResolved();
 
     CsvWriter* m_log;
     uint32_t m_server;
-    uint64_t m_nextSeq = 0;
-    std::deque<Entry> m_open; ///< from the oldest unwritten decision on
-    /// Decisions in m_open without an outcome, by (client, attempt): their index from the
-    /// first one ever appended.
-    std::unordered_map<uint64_t, uint64_t> m_pending;
-    /// Outcomes resolved before their decision was appended.
-    std::unordered_map<uint64_t, bool> m_early;
+    uint64_t m_next = 0;      ///< the index of the next decision appended
     uint64_t m_firstOpen = 0; ///< the index of m_open.front()
+    std::deque<Entry> m_open; ///< from the oldest decision not written yet
+    /// Outcomes resolved before their decision was appended, by (client, attempt).
+    std::unordered_map<uint64_t, bool> m_early;
+    std::vector<std::vector<txn::HistoryOp>> m_spare; ///< written entries' storage, reused
 };
 
 } // namespace incsim::onepipe::apps

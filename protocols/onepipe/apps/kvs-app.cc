@@ -186,6 +186,7 @@ KvsApp::Scatter(uint32_t slot, KvsMessage::Op op, bool reads, bool writes, bool 
                 m.ok = true;
                 m.reliable = reliable;
                 m.decideAtRead = decideAtRead;
+                m.logged = false;
                 m.initiator = m_id;
                 m.slot = slot;
                 m.attempt = a.attempt;
@@ -293,8 +294,9 @@ KvsApp::Serve(uint32_t src, KvsMessage& message, uint64_t tag)
             }
         }
         const bool open = !message.reliable && m_shared.config.system == KvsSystem::OnePipe;
-        m_log.Append(message.initiator, message.attempt, message.ops, nowNs,
-                     open ? std::nullopt : std::optional<bool>(true));
+        message.decision = m_log.Append(message.initiator, message.attempt, message.ops, nowNs,
+                                        open ? std::nullopt : std::optional<bool>(true));
+        message.logged = open;
         message.op = Op::Answer;
         break;
     }
@@ -348,7 +350,9 @@ KvsApp::Serve(uint32_t src, KvsMessage& message, uint64_t tag)
         {
             // The transaction's place in this server's order: its reads are current and its
             // writes locked until the commit installs them.
-            m_log.Append(message.initiator, message.attempt, m_ops, nowNs, std::nullopt);
+            message.decision =
+                m_log.Append(message.initiator, message.attempt, m_ops, nowNs, std::nullopt);
+            message.logged = true;
         }
         message.op = Op::ValidateAnswer;
         break;
@@ -405,19 +409,17 @@ KvsApp::Answered(KvsMessage& message)
             }
         }
     }
-    if (message.op == KvsMessage::Op::Answer && !message.reliable &&
-        m_shared.config.system == KvsSystem::OnePipe)
+    if (message.logged)
     {
-        a.logged.push_back(server);
+        a.logged.emplace_back(server, message.decision);
+    }
+    if (message.op == KvsMessage::Op::Answer)
+    {
         a.answered.push_back(server);
     }
     if (message.op == KvsMessage::Op::LockAnswer && message.ok)
     {
         a.locked.push_back(server);
-    }
-    if (message.op == KvsMessage::Op::ValidateAnswer && message.ok)
-    {
-        a.logged.push_back(server);
     }
     a.failed = a.failed || !message.ok;
     if (--a.pending == 0)
@@ -512,6 +514,7 @@ KvsApp::Abort(uint32_t slot)
             m.op = KvsMessage::Op::Unlock;
             m.ok = true;
             m.reliable = false;
+            m.logged = false;
             m.initiator = m_id;
             m.slot = slot;
             m.attempt = a.attempt;
@@ -549,9 +552,9 @@ KvsApp::Abort(uint32_t slot)
 void
 KvsApp::ResolveDecisions(Attempt& a, bool committed)
 {
-    for (uint32_t server : a.logged)
+    for (const auto& [server, decision] : a.logged)
     {
-        m_shared.apps[server]->Log().Resolve(m_id, a.attempt, committed);
+        m_shared.apps[server]->Log().Resolve(decision, committed);
     }
     a.logged.clear();
 }
@@ -563,14 +566,14 @@ KvsApp::RetryTimeout(uint32_t slot)
     // at every server, including those whose copy may still arrive, and read again.
     Attempt& a = m_window[slot];
     ++m_shared.results.retryTimeouts;
+    ResolveDecisions(a, false);
     for (uint32_t server : a.servers)
     {
         if (!Contains(a.answered, server))
         {
-            a.logged.push_back(server);
+            m_shared.apps[server]->Log().ResolveUnseen(m_id, a.attempt, false);
         }
     }
-    ResolveDecisions(a, false);
     if (m_shared.clientLog != nullptr)
     {
         txn::LogClient(*m_shared.clientLog, m_id, a.attempt, a.logical,

@@ -53,6 +53,8 @@ struct KvsMessage
     bool ok = true;
     bool reliable = false; ///< 1Pipe: sent on reliable 1Pipe (the answer goes back so too)
     bool decideAtRead = false; ///< FaRM: a one-key read-only attempt, decided where it reads
+    bool logged = false;       ///< answers: the server logged a decision whose outcome is open
+    uint64_t decision = 0;     ///< ... its index in the server's DecisionLog
     uint32_t initiator = 0;
     uint32_t slot = 0;     ///< the initiator's window slot
     uint64_t attempt = 0;  ///< the attempt id (txn_client's)
@@ -152,7 +154,8 @@ class KvsApp
         uint32_t pending = 0;
         bool failed = false;
         std::vector<uint32_t> locked;       ///< FaRM: servers whose locks this attempt holds
-        std::vector<uint32_t> logged;       ///< servers holding its decision, outcome open
+        /// Servers holding its decision with the outcome open, and the decisions' indexes.
+        std::vector<std::pair<uint32_t, uint64_t>> logged;
         std::vector<uint32_t> answered;     ///< 1Pipe best-effort: servers that answered
         ns3::EventId timer;
     };
