@@ -39,7 +39,7 @@ SystemOverrides(const std::string& system)
 nlohmann::json
 Metrics(const TempDir& dir)
 {
-    return nlohmann::json::parse(ReadFile(dir.File("metrics.json"))).at("onepipe-kvs");
+    return nlohmann::json::parse(ReadFile(dir.File("metrics.json"))).at("onepipe_kvs");
 }
 
 RunSummary
@@ -55,7 +55,7 @@ const std::vector<std::string> kContended = {"workload.distribution=zipf",
                                              "workload.writes=0.5", "workload.window=16"};
 } // namespace
 
-TEST_CASE("onepipe-kvs: 1Pipe's and FaRM's histories are serializable on randomized runs",
+TEST_CASE("onepipe_kvs: 1Pipe's and FaRM's histories are serializable on randomized runs",
           "[onepipe][apps][checker]")
 {
     InitIncsim();
@@ -88,7 +88,7 @@ TEST_CASE("onepipe-kvs: 1Pipe's and FaRM's histories are serializable on randomi
     }
 }
 
-TEST_CASE("onepipe-kvs: NonTX, executing in arrival order, is caught as not serializable",
+TEST_CASE("onepipe_kvs: NonTX, executing in arrival order, is caught as not serializable",
           "[onepipe][apps][checker][negative]")
 {
     InitIncsim();
@@ -103,7 +103,7 @@ TEST_CASE("onepipe-kvs: NonTX, executing in arrival order, is caught as not seri
     CHECK(onepipe::apps::CheckKvsRun(ordered.Path()).Ok());
 }
 
-TEST_CASE("onepipe-kvs runs are deterministic", "[onepipe][apps][determinism]")
+TEST_CASE("onepipe_kvs runs are deterministic", "[onepipe][apps][determinism]")
 {
     InitIncsim();
     for (const char* system : {"1pipe", "farm"})
@@ -122,7 +122,7 @@ TEST_CASE("onepipe-kvs runs are deterministic", "[onepipe][apps][determinism]")
     }
 }
 
-TEST_CASE("onepipe-kvs keeps the paper's order under contention: NonTX, 1Pipe, FaRM",
+TEST_CASE("onepipe_kvs keeps the paper's order under contention: NonTX, 1Pipe, FaRM",
           "[onepipe][apps][trend]")
 {
     InitIncsim();
@@ -148,7 +148,7 @@ TEST_CASE("onepipe-kvs keeps the paper's order under contention: NonTX, 1Pipe, F
     CHECK(throughput[1] > 1.5 * throughput[2]);
 }
 
-TEST_CASE("onepipe-kvs: best-effort reads in a reliable run are ACKed, not timed out",
+TEST_CASE("onepipe_kvs: best-effort reads in a reliable run are ACKed, not timed out",
           "[onepipe][apps][reliable]")
 {
     InitIncsim();
@@ -163,7 +163,7 @@ TEST_CASE("onepipe-kvs: best-effort reads in a reliable run are ACKed, not timed
     CHECK(metrics.at("kvs").at("retry_timeouts").get<uint64_t>() == 0);
 }
 
-TEST_CASE("onepipe-kvs refuses setups its systems cannot run, naming the JSON path",
+TEST_CASE("onepipe_kvs refuses setups its systems cannot run, naming the JSON path",
           "[onepipe][apps][config]")
 {
     InitIncsim();

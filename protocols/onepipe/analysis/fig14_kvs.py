@@ -24,13 +24,13 @@ import pandas as pd  # noqa: E402
 from incsim_analysis import style  # noqa: E402
 from incsim_analysis.figure import load_sweep, save  # noqa: E402
 
-KVS = "onepipe-kvs.kvs."
+KVS = "onepipe_kvs.kvs."
 SYSTEM = "protocol.params.system"
 WINDOW = "workload.window"
 WRITES = "workload.writes"
 KEYS = "workload.keys_per_txn"
 DIST = "workload.distribution"
-PROCESSES = "onepipe-kvs.processes"
+PROCESSES = "onepipe_kvs.processes"
 THROUGHPUT = KVS + "throughput_txns_per_s"
 OPS = KVS + "throughput_ops_per_s"
 LATENCY = {kind: KVS + f"kinds.{kind}.latency_mean_us" for kind in ("ro", "wo", "wr")}

@@ -22,7 +22,7 @@ class CsvWriter;
 namespace incsim::onepipe::apps
 {
 
-/// /protocol/params/system of onepipe-kvs: 1Pipe's transactions, the FaRM-like OCC baseline
+/// /protocol/params/system of onepipe_kvs: 1Pipe's transactions, the FaRM-like OCC baseline
 /// or the non-transactional store (docs/onepipe-apps.md).
 enum class KvsSystem
 {

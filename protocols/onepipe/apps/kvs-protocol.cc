@@ -203,7 +203,7 @@ KvsProtocol::AttachApplication(World& world, OnePipeEndpoint& process, uint32_t 
         m_shared->apps.assign(processes, nullptr);
     }
     m_kvsApps.push_back(std::make_unique<KvsApp>(process, id, *m_shared,
-                                                 world.MakeRng("onepipe-kvs", id)));
+                                                 world.MakeRng("onepipe_kvs", id)));
     m_shared->apps[id] = m_kvsApps.back().get();
 }
 
@@ -276,7 +276,7 @@ RegisterKvsProtocol()
     {
         traces.push_back(trace);
     }
-    Protocols().Add("onepipe-kvs",
+    Protocols().Add("onepipe_kvs",
                     ProtocolInfo{"1Pipe's transactional key-value store (SIGCOMM 2021, 7.3.1) "
                                  "and its FaRM-like and non-transactional baselines",
                                  &KvsProtocol::ParamsSpec,

@@ -10,7 +10,7 @@
 namespace incsim::onepipe::apps
 {
 
-/// "onepipe-kvs": the transactional key-value store of the paper's Sec. 7.3.1 (Fig. 14) on
+/// "onepipe_kvs": the transactional key-value store of the paper's Sec. 7.3.1 (Fig. 14) on
 /// 1Pipe's processes (OnePipeProtocol: its switches, hosts and endpoints, every parameter of
 /// "onepipe"), with a KvsApp per process instead of the microbenchmark traffic; "system"
 /// picks 1Pipe, the FaRM-like baseline or NonTX (docs/onepipe-apps.md).
@@ -40,10 +40,10 @@ class KvsProtocol : public OnePipeProtocol
     int64_t m_activePs = 0;
 };
 
-/// Adds "onepipe-kvs" to Protocols(); idempotent.
+/// Adds "onepipe_kvs" to Protocols(); idempotent.
 void RegisterKvsProtocol();
 
-/// `incsim check` of onepipe-kvs: the shared history checker (docs/txn.md) on txn_client and
+/// `incsim check` of onepipe_kvs: the shared history checker (docs/txn.md) on txn_client and
 /// txn_log.
 CheckReport CheckKvsRun(const std::string& runDir);
 
