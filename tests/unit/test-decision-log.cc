@@ -58,7 +58,7 @@ TEST_CASE("DecisionLog writes decisions in their order as their outcomes arrive"
     const std::string path = dir.File("txn_log.csv");
     {
         CsvWriter writer(path, txn::ServerLogTrace().ColumnNames());
-        DecisionLog log(&writer, 3);
+        DecisionLog log(&writer, 3, 3, 0);
         const uint64_t a = log.Append(1, 10, Ops(1), 100, std::nullopt);
         const uint64_t b = log.Append(2, 20, Ops(2), 110, true); // waits behind a
         const uint64_t c = log.Append(1, 11, Ops(3), 120, std::nullopt);

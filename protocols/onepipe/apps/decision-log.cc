@@ -23,7 +23,7 @@ DecisionLog::Append(uint32_t client, uint64_t attempt, const std::vector<txn::Hi
         // The common case (1Pipe's reliable transactions): nothing earlier is open.
         if (m_log != nullptr)
         {
-            txn::LogServer(*m_log, m_server, m_server, 0, index, client, attempt, *outcome, ops,
+            txn::LogServer(*m_log, m_server, m_shard, m_replica, index, client, attempt, *outcome, ops,
                            timeNs);
         }
         m_firstOpen = m_next;
@@ -72,7 +72,7 @@ DecisionLog::Write(const Entry& e)
 {
     if (m_log != nullptr)
     {
-        txn::LogServer(*m_log, m_server, m_server, 0, m_firstOpen, e.client, e.attempt,
+        txn::LogServer(*m_log, m_server, m_shard, m_replica, m_firstOpen, e.client, e.attempt,
                        *e.outcome, e.ops, e.timeNs);
     }
 }

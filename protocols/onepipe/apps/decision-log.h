@@ -29,7 +29,14 @@ namespace incsim::onepipe::apps
 class DecisionLog
 {
   public:
-    DecisionLog(CsvWriter* log, uint32_t server) : m_log(log), m_server(server) {}
+    /// The log of `server`, holding replica `replica` (0: the primary) of `shard`.
+    DecisionLog(CsvWriter* log, uint32_t server, uint32_t shard, uint32_t replica)
+        : m_log(log),
+          m_server(server),
+          m_shard(shard),
+          m_replica(replica)
+    {
+    }
 
     /// Appends the decision on (client, attempt) with `ops`, at `timeNs`; `outcome` is
     /// true (committed) or false, or unknown until Resolve. Returns its index, for Resolve.
@@ -62,6 +69,8 @@ class DecisionLog
 
     CsvWriter* m_log;
     uint32_t m_server;
+    uint32_t m_shard;
+    uint32_t m_replica;
     uint64_t m_next = 0;      ///< the index of the next decision appended
     uint64_t m_firstOpen = 0; ///< the index of m_open.front()
     std::deque<Entry> m_open; ///< from the oldest decision not written yet

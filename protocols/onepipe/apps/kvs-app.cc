@@ -33,26 +33,13 @@ Contains(const std::vector<uint32_t>& v, uint32_t x)
 }
 } // namespace
 
-uint64_t
-KvsMessages::Acquire()
-{
-    if (!m_free.empty())
-    {
-        const uint64_t tag = m_free.back();
-        m_free.pop_back();
-        return tag;
-    }
-    m_messages.emplace_back();
-    return m_messages.size();
-}
-
 KvsApp::KvsApp(OnePipeEndpoint& endpoint, uint32_t id, KvsShared& shared, Rng rng)
     : m_endpoint(endpoint),
       m_id(id),
       m_shared(shared),
       m_rng(rng),
       m_window(shared.config.window),
-      m_log(shared.serverLog, id)
+      m_log(shared.serverLog, id, id, 0)
 {
     m_endpoint.SetReceiveCallback([this](const Delivered& message) { Receive(message); });
 }

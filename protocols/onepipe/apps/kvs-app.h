@@ -2,6 +2,7 @@
 #define INCSIM_ONEPIPE_APPS_KVS_APP_H
 
 #include "protocols/onepipe/apps/decision-log.h"
+#include "protocols/onepipe/apps/message-table.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "protocols/txn/multi-kv-workload.h"
 #include "protocols/txn/txn-history.h"
@@ -61,20 +62,7 @@ struct KvsMessage
     std::vector<txn::HistoryOp> ops;
 };
 
-/// The run's message table: messages in flight, named by tag (index + 1), their storage
-/// reused (no allocation per message once warm).
-class KvsMessages
-{
-  public:
-    uint64_t Acquire();
-    KvsMessage& Get(uint64_t tag) { return m_messages[tag - 1]; }
-    void Release(uint64_t tag) { m_free.push_back(tag); }
-    size_t InFlight() const { return m_messages.size() - m_free.size(); }
-
-  private:
-    std::vector<KvsMessage> m_messages;
-    std::vector<uint64_t> m_free;
-};
+using KvsMessages = MessageTable<KvsMessage>;
 
 struct KvsConfig
 {

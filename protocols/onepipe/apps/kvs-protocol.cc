@@ -1,5 +1,7 @@
 #include "protocols/onepipe/apps/kvs-protocol.h"
 
+#include "protocols/onepipe/apps/app-setup.h"
+
 #include "protocols/onepipe/onepipe-traces.h"
 #include "protocols/txn/history-checker.h"
 #include "sim/core/diagnostics.h"
@@ -105,49 +107,13 @@ KvsProtocol::WorkloadSpec()
 }
 
 void
-KvsProtocol::CheckSetup(const Scenario& scenario, const ParamView& params, KvsSystem system)
-{
-    const std::string& ordering = params.String("ordering");
-    const bool reliable = params.Choice("service", ServiceChoices()) == Service::Reliable;
-    const std::string& name = params.String("system");
-    if (system == KvsSystem::OnePipe)
-    {
-        if (ordering != "total")
-        {
-            params.Fail("ordering", fmt::format("system \"1pipe\" orders transactions by 1Pipe's "
-                                                "timestamps: it needs ordering \"total\", not "
-                                                "\"{}\"",
-                                                ordering));
-        }
-        if (!reliable)
-        {
-            params.Fail("service", "system \"1pipe\" sends read-write and write-only "
-                                   "transactions on reliable 1Pipe: set service \"reliable\"");
-        }
-        return;
-    }
-    if (ordering != "none")
-    {
-        params.Fail("ordering", fmt::format("system \"{}\" runs over the unordered transport: it "
-                                            "needs ordering \"none\", not \"{}\"",
-                                            name, ordering));
-    }
-    if (scenario.Section("links").Number("loss") > 0)
-    {
-        throw InputError(scenario.File(), "/links/loss",
-                         fmt::format("system \"{}\" assumes RDMA's lossless reliable connections "
-                                     "and has no retransmission: set the loss to 0",
-                                     name));
-    }
-}
-
-void
 KvsProtocol::Install(World& world, const ParamView& params, const ParamView& workload)
 {
     m_shared = std::make_unique<KvsShared>();
     KvsConfig& config = m_shared->config;
     config.system = params.Choice("system", SystemChoices());
-    CheckSetup(world.GetScenario(), params, config.system);
+    CheckAppTransport(world.GetScenario(), params, config.system == KvsSystem::OnePipe,
+                      params.String("system"));
     config.readOnlyBestEffort = params.Choice("read_only_service", ReadOnlyServiceChoices());
     config.retryTimeoutPs = params.DurationNs("retry_timeout") * kPsPerNs;
     config.backoffPs = params.DurationNs("backoff") * kPsPerNs;

@@ -30,8 +30,6 @@ class KvsProtocol : public OnePipeProtocol
     void StartApplications() override;
 
   private:
-    /// What "system" needs of the rest of the scenario (InputError at the JSON path).
-    static void CheckSetup(const Scenario& scenario, const ParamView& params, KvsSystem system);
     void CloseLogs();
 
     std::unique_ptr<KvsShared> m_shared;
