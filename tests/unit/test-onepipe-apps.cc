@@ -6,6 +6,7 @@
 #include "test-support.h"
 
 #include "protocols/onepipe/apps/kvs-protocol.h"
+#include "protocols/onepipe/apps/tpcc-protocol.h"
 #include "sim/runner/runner.h"
 
 #include <catch2/catch.hpp>
@@ -188,4 +189,120 @@ TEST_CASE("onepipe_kvs refuses setups its systems cannot run, naming the JSON pa
                       Catch::Contains("/protocol/params/process_hosts"));
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.ordering=lamport"}),
                       Catch::Contains("/protocol/params/ordering"));
+}
+
+namespace
+{
+std::string
+TpccScenario()
+{
+    return ReadFile(std::string(INCSIM_SOURCE_DIR) + "/scenarios/onepipe/tpcc-testbed.json");
+}
+
+RunSummary
+RunTpcc(const TempDir& dir, const std::string& system, std::vector<std::string> overrides)
+{
+    std::vector<std::string> all = SystemOverrides(system);
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    return RunIn(dir, TpccScenario(), all);
+}
+
+nlohmann::json
+TpccMetrics(const TempDir& dir)
+{
+    return nlohmann::json::parse(ReadFile(dir.File("metrics.json"))).at("onepipe_tpcc");
+}
+} // namespace
+
+TEST_CASE("onepipe_tpcc: 1Pipe's, 2PL's and OCC's replicated histories are serializable",
+          "[onepipe][apps][tpcc][checker]")
+{
+    InitIncsim();
+    const char* systems[] = {"1pipe", "lock", "occ"};
+    const double losses[] = {1e-3, 5e-3};
+    for (int seed = 1; seed <= 5; ++seed)
+    {
+        const std::string system = systems[seed % 3];
+        const double loss = system == "1pipe" ? losses[seed % 2] : 0.0;
+        TempDir dir;
+        RunTpcc(dir, system,
+                {fmt::format("seed={}", seed), fmt::format("links.loss={}", loss),
+                 fmt::format("workload.window={}", 2 + seed), "workload.districts=2",
+                 "workload.customers=20", "workload.items=200", "clocks.drift_ppm=20",
+                 fmt::format("protocol.params.processes_per_host={}", 1 + seed % 2),
+                 // Initiators stop at 180 us: what is in flight must settle (retransmissions
+                 // included) for the checker to see whole transactions.
+                 "duration=400us"});
+        INFO("seed " << seed << ", " << system << ", loss " << loss);
+        const CheckReport report = onepipe::apps::CheckTpccRun(dir.Path());
+        INFO(ViolationText(report));
+        CHECK(report.Ok());
+        const nlohmann::json metrics = TpccMetrics(dir);
+        CHECK(metrics.at("tpcc").at("commits").get<uint64_t>() > 20);
+        if (loss > 0)
+        {
+            CHECK(metrics.at("prepare_retransmissions").get<uint64_t>() > 0);
+        }
+        if (system != "1pipe")
+        {
+            CHECK(metrics.at("tpcc").at("aborts").get<uint64_t>() > 0); // the hot warehouses
+        }
+    }
+}
+
+TEST_CASE("onepipe_tpcc: NonTX's replicas, executing in arrival order, are caught diverging",
+          "[onepipe][apps][tpcc][checker][negative]")
+{
+    InitIncsim();
+    TempDir dir;
+    RunTpcc(dir, "nontx", {"workload.window=8"});
+    const CheckReport report = onepipe::apps::CheckTpccRun(dir.Path());
+    CHECK_FALSE(report.Ok());
+    CHECK_THAT(ViolationText(report), Catch::Contains("no lost or doubled writes"));
+}
+
+TEST_CASE("onepipe_tpcc runs are deterministic; 1Pipe keeps the paper's order",
+          "[onepipe][apps][tpcc][determinism][trend]")
+{
+    InitIncsim();
+    double throughput[4] = {};
+    const char* systems[] = {"nontx", "1pipe", "lock", "occ"};
+    for (int i = 0; i < 4; ++i)
+    {
+        TempDir first;
+        TempDir second;
+        RunTpcc(first, systems[i], {"workload.window=8"});
+        RunTpcc(second, systems[i], {"workload.window=8"});
+        for (const char* file : {"txn_client.csv", "txn_log.csv", "metrics.json"})
+        {
+            INFO(systems[i] << " " << file);
+            CHECK(ReadFile(first.File(file)) == ReadFile(second.File(file)));
+        }
+        throughput[i] = TpccMetrics(first).at("tpcc").at("throughput_txns_per_s").get<double>();
+    }
+    INFO("nontx " << throughput[0] << ", 1pipe " << throughput[1] << ", lock " << throughput[2]
+                  << ", occ " << throughput[3]);
+    CHECK(throughput[0] > throughput[1]);
+    CHECK(throughput[1] > 3 * throughput[2]);
+    CHECK(throughput[1] > 3 * throughput[3]);
+}
+
+TEST_CASE("onepipe_tpcc refuses setups it cannot run, naming the JSON path",
+          "[onepipe][apps][tpcc][config]")
+{
+    InitIncsim();
+    TempDir dir;
+    const std::string scenario = TpccScenario();
+    // 4 shards x 3 replicas on distinct processes: 12 at least.
+    CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.process_hosts=8"}),
+                      Catch::Contains("/protocol/params/replicas") && Catch::Contains("12"));
+    CHECK_THROWS_WITH(RunTpcc(dir, "lock", {"links.loss=1e-3"}), Catch::Contains("/links/loss"));
+    CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.system=occ"}),
+                      Catch::Contains("/protocol/params/ordering"));
+    CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.system=eris"}),
+                      Catch::Contains("/protocol/params/system"));
+    CHECK_THROWS_WITH(RunIn(dir, scenario, {"workload.new_order=0.9", "workload.payment=0.5"}),
+                      Catch::Contains("/workload/"));
+    CHECK_THROWS_WITH(RunIn(dir, scenario, {"workload.measure_from=200us"}),
+                      Catch::Contains("/workload/measure_from"));
 }

@@ -38,6 +38,19 @@ TpccApp::StoreView::Value(uint64_t key) const
     return it == m_app.m_store.end() ? 0 : it->second.value;
 }
 
+uint64_t
+TpccApp::OwnWritesView::Value(uint64_t key) const
+{
+    for (auto it = m_accesses.rbegin(); it != m_accesses.rend(); ++it)
+    {
+        if (it->key == key && it->type == txn::AccessType::Write)
+        {
+            return it->value;
+        }
+    }
+    return m_base.Value(key);
+}
+
 TpccApp::TpccApp(OnePipeEndpoint& endpoint, uint32_t id, TpccShared& shared, Rng rng)
     : m_endpoint(endpoint),
       m_id(id),
@@ -307,7 +320,8 @@ TpccApp::Serve(uint32_t src, TpccMessage& message, uint64_t tag)
         // 1Pipe: in timestamp order; NonTX: on arrival. The transaction is independent: this
         // shard's part depends on this shard's values only.
         m_accesses.clear();
-        m_shared.workload->Execute(message.txn, StoreView(*this), m_accesses);
+        const StoreView store(*this);
+        m_shared.workload->Execute(message.txn, OwnWritesView(store, m_accesses), m_accesses);
         m_ops.clear();
         for (const txn::Access& access : m_accesses)
         {
@@ -536,13 +550,15 @@ TpccApp::RoundDone(uint32_t slot)
                 m_answers.values[op.key] = op.value;
             }
         }
-        std::vector<std::vector<txn::HistoryOp>> versions = a.ops;
+        std::vector<std::vector<txn::HistoryOp>>& versions = m_reads;
+        versions.swap(a.ops); // the reads answered, with their versions; storage reused
+        a.ops.resize(versions.size());
         for (auto& ops : a.ops)
         {
             ops.clear();
         }
         m_accesses.clear();
-        m_shared.workload->Execute(a.txn, m_answers, m_accesses);
+        m_shared.workload->Execute(a.txn, OwnWritesView(m_answers, m_accesses), m_accesses);
         for (const txn::Access& access : m_accesses)
         {
             const size_t i = ShardIndex(a, m_shared.workload->PartitionOf(access.key));

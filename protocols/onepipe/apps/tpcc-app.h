@@ -164,6 +164,22 @@ class TpccApp
       private:
         const TpccApp& m_app;
     };
+    /// `base` overlaid with the writes an execution has made so far: a transaction reads
+    /// its own earlier writes (a New-Order may list an item twice).
+    class OwnWritesView : public txn::ValueView
+    {
+      public:
+        OwnWritesView(const txn::ValueView& base, const std::vector<txn::Access>& accesses)
+            : m_base(base),
+              m_accesses(accesses)
+        {
+        }
+        uint64_t Value(uint64_t key) const override;
+
+      private:
+        const txn::ValueView& m_base;
+        const std::vector<txn::Access>& m_accesses;
+    };
     struct Entry
     {
         uint64_t value = 0;
@@ -208,6 +224,7 @@ class TpccApp
     AnswerView m_answers;
     std::vector<txn::Access> m_accesses; ///< scratch
     std::vector<txn::HistoryOp> m_ops;   ///< scratch
+    std::vector<std::vector<txn::HistoryOp>> m_reads; ///< scratch: per shard, the reads
     std::vector<Outgoing> m_scattering;  ///< scratch
     ns3::EventId m_startEvent;
 };
