@@ -27,8 +27,14 @@ class NoValues : public txn::ValueView
 uint64_t
 TpccApp::AnswerView::Value(uint64_t key) const
 {
-    const auto it = values.find(key);
-    return it == values.end() ? 0 : it->second;
+    for (const auto& [k, value] : values)
+    {
+        if (k == key)
+        {
+            return value;
+        }
+    }
+    return 0;
 }
 
 uint64_t
@@ -506,10 +512,6 @@ TpccApp::Answered(TpccMessage& message, uint32_t /*src*/)
     }
     if (message.op == TpccMessage::Op::ReadAnswer)
     {
-        for (const txn::HistoryOp& op : message.ops)
-        {
-            m_answers.values[op.key] = op.value;
-        }
         a.ops[i].assign(message.ops.begin(), message.ops.end());
         if (message.ok && m_shared.config.system == TpccSystem::Lock)
         {
@@ -547,7 +549,7 @@ TpccApp::RoundDone(uint32_t slot)
         {
             for (const txn::HistoryOp& op : ops)
             {
-                m_answers.values[op.key] = op.value;
+                m_answers.values.emplace_back(op.key, op.value);
             }
         }
         std::vector<std::vector<txn::HistoryOp>>& versions = m_reads;

@@ -147,12 +147,13 @@ class TpccApp
         std::vector<txn::HistoryOp> result;
         ns3::EventId timer;
     };
-    /// The values a primary answered, for the initiator's execution.
+    /// The values the primaries answered, for the initiator's execution (a transaction's few
+    /// dozen keys: a vector, its storage reused).
     class AnswerView : public txn::ValueView
     {
       public:
         uint64_t Value(uint64_t key) const override;
-        std::unordered_map<uint64_t, uint64_t> values;
+        std::vector<std::pair<uint64_t, uint64_t>> values;
     };
     /// A replica's store, for its execution.
     class StoreView : public txn::ValueView
