@@ -61,7 +61,7 @@ def main():
         best = max(counts, key=lambda n: table[system, n])
         expect(table[system, most] < table[system, best],
                f"{system}: throughput peaks below {most:.0f} processes, then falls (R27)")
-    expect(table["1pipe", counts[1]] > 1.5 * table["1pipe", counts[0]],
+    expect(table["1pipe", counts[1]] > 1.3 * table["1pipe", counts[0]],
            "1Pipe's throughput grows with processes until its replicas saturate (R28)")
     if failures:
         sys.exit(f"{len(failures)} trend(s) of Fig. 15a do not hold: " + "; ".join(failures))
