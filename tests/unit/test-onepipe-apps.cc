@@ -261,7 +261,7 @@ TEST_CASE("onepipe_tpcc: NonTX's replicas, executing in arrival order, are caugh
     CHECK_THAT(ViolationText(report), Catch::Contains("no lost or doubled writes"));
 }
 
-TEST_CASE("onepipe_tpcc runs are deterministic; 1Pipe keeps the paper's order",
+TEST_CASE("onepipe_tpcc runs are deterministic, and 1Pipe keeps the paper's order",
           "[onepipe][apps][tpcc][determinism][trend]")
 {
     InitIncsim();
