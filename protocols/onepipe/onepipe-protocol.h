@@ -79,7 +79,6 @@ class OnePipeProtocol : public Protocol
                                    uint32_t processes);
     /// After every process and the failure handling are installed.
     virtual void StartApplications();
-    const HostConfig& Config() const { return m_config; }
     /// How long the workload was active (throughput's denominator) and its message size.
     void SetWorkloadWindow(int64_t activePs, uint32_t messageBytes)
     {
