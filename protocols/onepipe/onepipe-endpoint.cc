@@ -20,6 +20,8 @@ namespace
 constexpr uint32_t kMaxAcksPerPacket = 200;
 /// Weight of a new sample in a receiver's average slack (logical clock feedback).
 constexpr double kSlackAverageGain = 1.0 / 16;
+/// The application word (Outgoing::tag): the first bytes of a message's first fragment.
+constexpr uint32_t kTagBytes = 8;
 
 uint64_t
 PartialKey(uint32_t src, uint32_t sequence)
@@ -100,12 +102,25 @@ OnePipeEndpoint::NotifyTransmitted()
 }
 
 void
+OnePipeEndpoint::CheckTags(const std::vector<Outgoing>& scattering)
+{
+    for (const Outgoing& message : scattering)
+    {
+        if (message.tag != 0 && message.bytes < kTagBytes)
+        {
+            throw std::logic_error("OnePipeEndpoint: a message with a tag needs at least 8 bytes");
+        }
+    }
+}
+
+void
 OnePipeEndpoint::UnreliableSend(const std::vector<Outgoing>& scattering)
 {
     if (scattering.empty())
     {
         return;
     }
+    CheckTags(scattering);
     m_stats->messagesOffered += scattering.size();
     const int64_t cost = MessageCostPs() * static_cast<int64_t>(scattering.size());
     if (cost > 0)
@@ -143,6 +158,7 @@ OnePipeEndpoint::ReliableSend(const std::vector<Outgoing>& scattering)
         NotifyTransmitted(); // nothing left to send
         return;
     }
+    CheckTags(scattering);
     m_stats->messagesOffered += scattering.size();
     const int64_t cost = MessageCostPs() * static_cast<int64_t>(scattering.size());
     if (cost > 0)
@@ -171,6 +187,12 @@ OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64
             continue; // announced failed during the send CPU cost
         }
         const uint32_t sequence = m_nextSequence++;
+        if (!m_outstanding.empty())
+        {
+            // Best-effort sends of this process wait for ACKs by sequence: keep the reliable
+            // ones' places (closed) so that sequences still index m_outstanding.
+            m_outstanding.push_back(Outstanding{ts, 0, message.dst, false});
+        }
         m_stats->sendPs[m_processId].push_back(apiPs);
         LogSend(*m_stats, m_traces, m_processId, sequence, message.dst, ts, message.bytes);
         const uint32_t fragments =
@@ -180,7 +202,8 @@ OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64
             const uint32_t chunk = std::min(perFragment, message.bytes - f * perFragment);
             m_prepare->Send(message.dst,
                             Segment{ts, sequence, static_cast<uint16_t>(f),
-                                    static_cast<uint16_t>(fragments), message.bytes, chunk});
+                                    static_cast<uint16_t>(fragments), message.bytes, chunk,
+                                    message.tag});
         }
     }
     NotifyTransmitted();
@@ -292,7 +315,7 @@ OnePipeEndpoint::Prepared(uint32_t src, const Segment& segment)
         m_traces.prepares->Row(m_processId, src, segment.sequence, segment.ts,
                                NowPs() / kPsPerNs);
     }
-    PushReady(Ready{segment.ts, src, segment.sequence, segment.messageBytes});
+    PushReady(Ready{segment.ts, src, segment.sequence, segment.messageBytes, segment.tag});
 }
 
 void
@@ -307,6 +330,10 @@ OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
     for (const Outgoing& message : scattering)
     {
         const uint32_t sequence = m_nextSequence++;
+        if (m_outstanding.empty())
+        {
+            m_firstOutstanding = sequence; // reliable sends may have taken the ones between
+        }
         m_stats->sendPs[m_processId].push_back(apiPs);
         const uint32_t fragments =
             std::max<uint32_t>(1, (message.bytes + perFragment - 1) / perFragment);
@@ -324,7 +351,13 @@ OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
                                message.bytes};
             body.Write(m_packet.data() + Header::kBytes);
             const uint32_t chunk = std::min(perFragment, message.bytes - f * perFragment);
-            sent = SendPacket(message.dst, m_packet.data(), Header::kBytes + MessageHeader::kBytes,
+            uint32_t materialised = Header::kBytes + MessageHeader::kBytes;
+            if (f == 0 && chunk >= kTagBytes)
+            {
+                StoreBe64(m_packet.data() + materialised, message.tag);
+                materialised += kTagBytes;
+            }
+            sent = SendPacket(message.dst, m_packet.data(), materialised,
                               Header::kBytes + MessageHeader::kBytes + chunk);
         }
         LogSend(*m_stats, m_traces, m_processId, sequence, message.dst, ts, message.bytes);
@@ -472,24 +505,32 @@ OnePipeEndpoint::ReceiveData(uint32_t src, const Header& header, const uint8_t* 
         }
         return;
     }
+    const bool tagged = message.fragment == 0 && length >= MessageHeader::kBytes + kTagBytes;
+    const uint64_t tag = tagged ? LoadBe64(body + MessageHeader::kBytes) : 0;
     if (message.fragments <= 1)
     {
-        Complete(src, header.messageTs, message.sequence, message.messageBytes);
+        Complete(src, header.messageTs, message.sequence, message.messageBytes, tag);
         return;
     }
     const uint64_t key = PartialKey(src, message.sequence);
     auto [it, inserted] =
         m_partial.try_emplace(key, Partial{header.messageTs, 0, message.fragments,
-                                           message.messageBytes});
+                                           message.messageBytes, 0});
+    if (tagged)
+    {
+        it->second.tag = tag;
+    }
     if (++it->second.received == it->second.fragments)
     {
+        const Partial whole = it->second;
         m_partial.erase(it);
-        Complete(src, header.messageTs, message.sequence, message.messageBytes);
+        Complete(src, whole.ts, message.sequence, whole.bytes, whole.tag);
     }
 }
 
 void
-OnePipeEndpoint::Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t bytes)
+OnePipeEndpoint::Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t bytes,
+                          uint64_t tag)
 {
     int64_t feedback = 0;
     if (m_host->Clock().Logical())
@@ -504,7 +545,7 @@ OnePipeEndpoint::Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t
         m_averageSlackNs += kSlackAverageGain * (slack - m_averageSlackNs);
     }
     QueueAck(src, sequence, feedback);
-    const Ready ready{ts, src, sequence, bytes};
+    const Ready ready{ts, src, sequence, bytes, tag};
     if (!m_host->Config().ordered)
     {
         Deliver(ready, 0);
@@ -549,7 +590,8 @@ OnePipeEndpoint::Deliver(const Ready& message, uint64_t barrier)
                     m_host->Timestamp(), barrier);
         if (m_onReceive)
         {
-            m_onReceive(Delivered{message.ts, message.src, message.sequence, message.bytes});
+            m_onReceive(Delivered{message.ts, message.src, message.sequence, message.bytes,
+                                  message.tag});
         }
     };
     if (MessageCostPs() > 0)

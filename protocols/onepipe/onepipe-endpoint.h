@@ -25,11 +25,15 @@ namespace incsim::onepipe
 {
 
 /// One message of a scattering: a destination process and a size. The simulator does not
-/// carry payload bytes; a message is identified by (sender, sequence).
+/// carry payload bytes; a message is identified by (sender, sequence). `tag` is the one
+/// payload word it does carry, for an application to name what the message holds (the apps
+/// of docs/onepipe-apps.md keep the contents in a table it indexes): the first 8 bytes of the
+/// message, so a message with a tag has at least 8 bytes.
 struct Outgoing
 {
     uint32_t dst = 0;
     uint32_t bytes = 0;
+    uint64_t tag = 0;
 };
 
 struct Delivered
@@ -38,6 +42,7 @@ struct Delivered
     uint32_t src = 0;
     uint32_t sequence = 0;
     uint32_t bytes = 0;
+    uint64_t tag = 0;
 };
 
 enum class FailureReason
@@ -134,6 +139,7 @@ class OnePipeEndpoint : public Endpoint
         uint32_t src;
         uint32_t sequence;
         uint32_t bytes;
+        uint64_t tag;
         bool operator>(const Ready& other) const
         {
             if (ts != other.ts)
@@ -149,6 +155,7 @@ class OnePipeEndpoint : public Endpoint
         uint32_t received;
         uint32_t fragments;
         uint32_t bytes;
+        uint64_t tag;
     };
     /// A sent message until its ACK, NAK or timeout; kept in sequence order.
     struct Outstanding
@@ -181,7 +188,7 @@ class OnePipeEndpoint : public Endpoint
     void Prepared(uint32_t src, const Segment& segment);
     void ReceiveData(uint32_t src, const Header& header, const uint8_t* body, uint32_t length);
     void ReceiveAcks(const Header& header, const uint8_t* body, uint32_t length);
-    void Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t bytes);
+    void Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t bytes, uint64_t tag);
     void Deliver(const Ready& message, uint64_t barrier);
     void QueueAck(uint32_t src, uint32_t sequence, int64_t feedbackNs);
     void FlushAcks(uint32_t src);
@@ -204,6 +211,8 @@ class OnePipeEndpoint : public Endpoint
     bool SendPacket(uint32_t dst, const uint8_t* bytes, uint32_t materialised, uint32_t payload);
     /// The transmitted callback, once the NIC has sent what it holds now.
     void NotifyTransmitted();
+    /// Refuses a scattering with a tag on a message too small to carry it.
+    static void CheckTags(const std::vector<Outgoing>& scattering);
 
     OnePipeHost* m_host = nullptr;
     uint32_t m_processId = 0;

@@ -516,19 +516,9 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
         InstallBeaconSources(world, params, upPorts, portGroups, silentPorts);
     }
 
-    ScatterWorkload traffic;
-    traffic.pattern = workload.Choice("pattern", PatternChoices());
-    traffic.fanout = static_cast<uint32_t>(workload.Int("fanout"));
-    traffic.messageBytes = static_cast<uint32_t>(workload.SizeBytes("message_size"));
-    traffic.meanIntervalPs = static_cast<double>(workload.DurationNs("interval") * kPsPerNs);
-    traffic.poisson = workload.Choice("arrivals", PoissonArrivalsChoices());
-    traffic.maxUnsent = static_cast<uint32_t>(workload.Int("max_unsent"));
-    const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "processes");
-    traffic.startPs = window.startPs;
-    traffic.stopPs = window.stopPs;
-    m_messageBytes = traffic.messageBytes;
-    m_activePs = window.ActivePs();
     m_durationPs = world.DurationPs();
+    ReadWorkload(world, workload);
+    const ScatterWorkload& traffic = m_traffic;
 
     m_stats.sendPs.resize(numProcesses);
     Traces traces;
@@ -578,24 +568,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
             node.Bind(static_cast<uint16_t>(kPortBase + p), process);
             process->Configure(*host, id, &m_stats, traces, &m_processes);
             host->AddProcess(PeekPointer(process));
-            OnePipeEndpoint* raw = PeekPointer(process);
-            ScatterApp::Send send;
-            if (m_config.reliable)
-            {
-                send = [raw](const std::vector<Outgoing>& scattering) {
-                    raw->ReliableSend(scattering);
-                };
-            }
-            else
-            {
-                send = [raw](const std::vector<Outgoing>& scattering) {
-                    raw->UnreliableSend(scattering);
-                };
-            }
-            m_apps.push_back(std::make_unique<ScatterApp>(id, std::move(send), traffic,
-                                                          numProcesses,
-                                                          world.MakeRng("onepipe-workload", id)));
-            process->SetTransmittedCallback([app = m_apps.back().get()]() { app->Transmitted(); });
+            AttachApplication(world, *process, id, numProcesses);
             m_processes.push_back(process);
         }
         host->Start();
@@ -605,6 +578,47 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     {
         InstallFailureHandling(world, params, controllerNode);
     }
+    StartApplications();
+}
+
+void
+OnePipeProtocol::ReadWorkload(World& world, const ParamView& workload)
+{
+    m_traffic.pattern = workload.Choice("pattern", PatternChoices());
+    m_traffic.fanout = static_cast<uint32_t>(workload.Int("fanout"));
+    m_traffic.messageBytes = static_cast<uint32_t>(workload.SizeBytes("message_size"));
+    m_traffic.meanIntervalPs = static_cast<double>(workload.DurationNs("interval") * kPsPerNs);
+    m_traffic.poisson = workload.Choice("arrivals", PoissonArrivalsChoices());
+    m_traffic.maxUnsent = static_cast<uint32_t>(workload.Int("max_unsent"));
+    const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "processes");
+    m_traffic.startPs = window.startPs;
+    m_traffic.stopPs = window.stopPs;
+    m_messageBytes = m_traffic.messageBytes;
+    m_activePs = window.ActivePs();
+}
+
+void
+OnePipeProtocol::AttachApplication(World& world, OnePipeEndpoint& process, uint32_t id,
+                                   uint32_t processes)
+{
+    OnePipeEndpoint* raw = &process;
+    ScatterApp::Send send;
+    if (m_config.reliable)
+    {
+        send = [raw](const std::vector<Outgoing>& scattering) { raw->ReliableSend(scattering); };
+    }
+    else
+    {
+        send = [raw](const std::vector<Outgoing>& scattering) { raw->UnreliableSend(scattering); };
+    }
+    m_apps.push_back(std::make_unique<ScatterApp>(id, std::move(send), m_traffic, processes,
+                                                  world.MakeRng("onepipe-workload", id)));
+    process.SetTransmittedCallback([app = m_apps.back().get()]() { app->Transmitted(); });
+}
+
+void
+OnePipeProtocol::StartApplications()
+{
     for (auto& app : m_apps)
     {
         app->Start();

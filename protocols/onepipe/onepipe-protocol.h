@@ -69,6 +69,23 @@ class OnePipeProtocol : public Protocol
     OnePipeEndpoint& Process(uint32_t id) const { return *m_processes[id]; }
     size_t NumProcesses() const { return m_processes.size(); }
 
+  protected:
+    /// Application hooks: a protocol built on 1Pipe's endpoints (docs/onepipe-apps.md) gives
+    /// the processes its own traffic. The default is the microbenchmarks' ScatterApp.
+    /// Reads /workload (before any process exists).
+    virtual void ReadWorkload(World& world, const ParamView& workload);
+    /// Gives process `id` (of `processes`) its application.
+    virtual void AttachApplication(World& world, OnePipeEndpoint& process, uint32_t id,
+                                   uint32_t processes);
+    /// After every process and the failure handling are installed.
+    virtual void StartApplications();
+    /// How long the workload was active (throughput's denominator) and its message size.
+    void SetWorkloadWindow(int64_t activePs, uint32_t messageBytes)
+    {
+        m_activePs = activePs;
+        m_messageBytes = messageBytes;
+    }
+
   private:
     enum class Incarnation
     {
@@ -119,6 +136,7 @@ class OnePipeProtocol : public Protocol
     Stats m_stats;
     std::vector<ns3::Ptr<OnePipeHost>> m_hosts;
     std::vector<ns3::Ptr<OnePipeEndpoint>> m_processes;
+    ScatterWorkload m_traffic;
     std::vector<std::unique_ptr<ScatterApp>> m_apps;
     std::vector<std::unique_ptr<BeaconGenerator>> m_generators;
     std::vector<std::unique_ptr<BeaconProcessor>> m_processors;

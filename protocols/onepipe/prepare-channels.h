@@ -22,6 +22,7 @@ struct Segment
     uint16_t fragments = 1;
     uint32_t messageBytes = 0;
     uint32_t payloadBytes = 0; ///< this fragment's share of the message
+    uint64_t tag = 0;          ///< the message's application word (Outgoing::tag)
     bool recall = false;       ///< drop message `sequence` from the receive buffer
 };
 

@@ -4,6 +4,7 @@
 
 #include "protocols/txn/key-distribution.h"
 #include "protocols/txn/kv-workload.h"
+#include "protocols/txn/multi-kv-workload.h"
 #include "protocols/txn/tpcc-workload.h"
 #include "protocols/txn/workload-spec.h"
 #include "protocols/txn/ycsbt-workload.h"
@@ -113,6 +114,57 @@ TEST_CASE("Key-value transactions: write share and locality", "[txn][workload]")
         CHECK(accesses.size() == (txn.kind == 1 ? 2u : 1u));
     }
     CHECK(ShareNear(writes, draws, 0.3));
+}
+
+TEST_CASE("Multi-key transactions: distinct keys, write share per key, kind from the writes",
+          "[txn][workload]")
+{
+    MultiKvWorkload::Config config;
+    config.keysPerTxn = 2;
+    config.writes = 1 - std::sqrt(0.5); // half of the transactions read-only
+    config.keys = 50;
+    config.theta = 0.99;
+    config.partitions = 7;
+    const MultiKvWorkload workload(config);
+    Rng rng(5, "multi-kv-test");
+    Transaction txn;
+    std::vector<Access> accesses;
+    uint64_t readOnly = 0;
+    uint64_t writtenKeys = 0;
+    std::set<uint64_t> values;
+    const uint64_t draws = 20'000;
+    for (uint64_t i = 0; i < draws; ++i)
+    {
+        workload.Next(static_cast<uint32_t>(i % 4), rng, txn);
+        accesses.clear();
+        workload.Execute(txn, Zeros(), accesses);
+        REQUIRE(accesses.size() == 2);
+        CHECK(accesses[0].key != accesses[1].key);
+        uint32_t writes = 0;
+        for (const Access& access : accesses)
+        {
+            CHECK(access.key < config.keys);
+            CHECK(workload.PartitionOf(access.key) == access.key % 7);
+            if (access.type == AccessType::Write)
+            {
+                ++writes;
+                CHECK(values.insert(access.value).second); // unique written values
+            }
+            else
+            {
+                CHECK(access.type == AccessType::Fetch);
+            }
+        }
+        writtenKeys += writes;
+        const uint32_t kind = writes == 0   ? MultiKvWorkload::kReadOnly
+                              : writes == 2 ? MultiKvWorkload::kWriteOnly
+                                            : MultiKvWorkload::kReadWrite;
+        CHECK(txn.kind == kind);
+        readOnly += writes == 0 ? 1 : 0;
+    }
+    CHECK(ShareNear(readOnly, draws, 0.5));
+    CHECK(ShareNear(writtenKeys, 2 * draws, config.writes));
+    CHECK(workload.KindNames() == std::vector<std::string>{"ro", "wo", "wr"});
 }
 
 TEST_CASE("YCSB-T transactions touch distinct keys on the chosen number of partitions",

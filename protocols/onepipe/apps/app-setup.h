@@ -1,0 +1,27 @@
+#ifndef INCSIM_ONEPIPE_APPS_APP_SETUP_H
+#define INCSIM_ONEPIPE_APPS_APP_SETUP_H
+
+#include <string>
+
+namespace incsim
+{
+class ParamView;
+class Scenario;
+class World;
+} // namespace incsim
+
+namespace incsim::onepipe::apps
+{
+
+/// What an application's system needs of the transport (InputError at the JSON path): 1Pipe
+/// needs ordering "total" and service "reliable"; a baseline (`system` names it) runs over the
+/// unordered transport (ordering "none"), which has no retransmission, so with no loss.
+void CheckAppTransport(const Scenario& scenario, const ParamView& params, bool onePipe,
+                       const std::string& system);
+
+/// The processes a run of `params` will have (process_hosts x processes_per_host).
+unsigned AppProcesses(const World& world, const ParamView& params);
+
+} // namespace incsim::onepipe::apps
+
+#endif
