@@ -17,9 +17,13 @@
  * ports. Neither depends on itself through a neighbour, so barriers cannot stall in a cycle.
  *
  * Live ports (register live_ports, a bit per port): the control plane sets the connected ports
- * at start. A port silent for timeout_us is removed at the next tick. A port that is not live
- * is admitted again once its barrier exceeds every barrier this switch has stamped for the
- * outputs it feeds (high_water), so stamped barriers stay monotonic.
+ * at start. A port silent for timeout_us is removed at the next tick. A port is out when it is
+ * not live, or when its register holds BARRIER_MAX (its neighbour has nothing live below); an
+ * out port is admitted again once its barrier exceeds every barrier this switch has stamped
+ * for the outputs it feeds (high_water), so stamped barriers stay monotonic. Beacons to an out
+ * port are joins (FLAG_JOIN, msg_ts = the barrier to pass), and so are beacons to a port below
+ * still under the highest join received from above (join_above): a host behind the others
+ * raises its clock past it (docs/onepipe.md, "Rejoining").
  *
  * Beacons. Only their sending lives outside P4: every beacon interval, at synchronized times,
  * the switch's beacon generator injects one TICK packet on the CPU port (as Tofino's packet
@@ -51,6 +55,7 @@
  *                              off (packets keep the sender's barrier; beacons are
  *                              consumed): the negative control of the tests.
  *   MyIngress.live_ports       register<bit<32>>(1): cell 0, the connected ports at start.
+ *   MyIngress.join_above       register<bit<48>>(1): the highest join timestamp from a port above.
  *   MyIngress.commit_live      register<bit<32>>(1): the ports whose commit barrier counts
  *                              (reliable service: the connected ports; best effort: none).
  *   multicast group ALL_PORTS_GROUP: one copy per connected port.
@@ -83,6 +88,7 @@ const bit<2> MODE_CHIP = 1;
 const bit<2> MODE_CPU = 2;
 
 const bit<8> FLAG_END_OF_MESSAGE = 1;   // onepipe_t.flags: the message's last fragment
+const bit<8> FLAG_JOIN = 2;   // a beacon to a port that is out: msg_ts is the barrier to pass
 
 #define BARRIER_MAX 48w0xffffffffffff
 
@@ -116,6 +122,9 @@ struct metadata_t {
     bit<48> b_all;
     bit<48> c_up;         // commit barriers of a beacon broadcast
     bit<48> c_all;
+    bit<32> join_ports;   // ports whose beacon is a join (FLAG_JOIN)
+    bit<48> join_up;      // the join timestamp for up ports, and for the others
+    bit<48> join_down;
 }
 
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -192,6 +201,32 @@ struct metadata_t {
     bit<48> r##29; reg.read(r##29, 29);                                \
     bit<48> r##30; reg.read(r##30, 30);                                \
     bit<48> r##31; reg.read(r##31, 31);
+
+/* The ports whose barrier register (read as r0 .. r31) is BARRIER_MAX: a neighbour with
+ * nothing live below it. */
+#define MAX_BIT(r, i) (r##i == BARRIER_MAX ? 32w1 << i : 32w0)
+#define MAX_MASK(out, r)                                                            \
+    bit<32> out = MAX_BIT(r, 0) | MAX_BIT(r, 1) | MAX_BIT(r, 2) | MAX_BIT(r, 3) |   \
+        MAX_BIT(r, 4) | MAX_BIT(r, 5) | MAX_BIT(r, 6) | MAX_BIT(r, 7) |             \
+        MAX_BIT(r, 8) | MAX_BIT(r, 9) | MAX_BIT(r, 10) | MAX_BIT(r, 11) |           \
+        MAX_BIT(r, 12) | MAX_BIT(r, 13) | MAX_BIT(r, 14) | MAX_BIT(r, 15) |         \
+        MAX_BIT(r, 16) | MAX_BIT(r, 17) | MAX_BIT(r, 18) | MAX_BIT(r, 19) |         \
+        MAX_BIT(r, 20) | MAX_BIT(r, 21) | MAX_BIT(r, 22) | MAX_BIT(r, 23) |         \
+        MAX_BIT(r, 24) | MAX_BIT(r, 25) | MAX_BIT(r, 26) | MAX_BIT(r, 27) |         \
+        MAX_BIT(r, 28) | MAX_BIT(r, 29) | MAX_BIT(r, 30) | MAX_BIT(r, 31);
+
+/* The ports whose barrier register (read as r0 .. r31) is below t. */
+#define BELOW_BIT(r, i, t) (r##i < t ? 32w1 << i : 32w0)
+#define BELOW_MASK(out, r, t)                                                                   \
+    bit<32> out = BELOW_BIT(r, 0, t) | BELOW_BIT(r, 1, t) | BELOW_BIT(r, 2, t) |                \
+        BELOW_BIT(r, 3, t) | BELOW_BIT(r, 4, t) | BELOW_BIT(r, 5, t) | BELOW_BIT(r, 6, t) |     \
+        BELOW_BIT(r, 7, t) | BELOW_BIT(r, 8, t) | BELOW_BIT(r, 9, t) | BELOW_BIT(r, 10, t) |    \
+        BELOW_BIT(r, 11, t) | BELOW_BIT(r, 12, t) | BELOW_BIT(r, 13, t) | BELOW_BIT(r, 14, t) | \
+        BELOW_BIT(r, 15, t) | BELOW_BIT(r, 16, t) | BELOW_BIT(r, 17, t) | BELOW_BIT(r, 18, t) | \
+        BELOW_BIT(r, 19, t) | BELOW_BIT(r, 20, t) | BELOW_BIT(r, 21, t) | BELOW_BIT(r, 22, t) | \
+        BELOW_BIT(r, 23, t) | BELOW_BIT(r, 24, t) | BELOW_BIT(r, 25, t) | BELOW_BIT(r, 26, t) | \
+        BELOW_BIT(r, 27, t) | BELOW_BIT(r, 28, t) | BELOW_BIT(r, 29, t) | BELOW_BIT(r, 30, t) | \
+        BELOW_BIT(r, 31, t);
 
 #define EXPIRE_PORT(i, live, now, timeout)                                        \
     {                                                                             \
@@ -281,6 +316,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     register<bit<48>>(32) last_seen_us;   // when port i last delivered a 1Pipe packet
     register<bit<32>>(1) live_ports;
     register<bit<48>>(2) high_water;      // highest B_up (0) and B_all (1) stamped so far
+    register<bit<48>>(1) join_above;      // the highest join timestamp from a port above
     // Reliable service: the commit barrier of each port, from its beacons; the ports it is
     // taken over (set by the control plane; a timeout does not remove a port, the
     // controller does); the highest C_up (0) and C_all (1) sent.
@@ -340,14 +376,25 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 meta.tick = 1;
             } else {
                 bit<32> in_port = (bit<32>)standard_metadata.ingress_port;
-                port_barrier.write(in_port, hdr.onepipe.barrier);
+                bool from_up = ((meta.up_ports >> in_port) & 1) == 1;
                 if (is_beacon) {
                     port_commit.write(in_port, hdr.onepipe.commit_barrier);
+                    if (from_up && (hdr.onepipe.flags & FLAG_JOIN) != 0) {
+                        // The neighbour above blocks this switch's barrier: the ports below
+                        // must pass its join timestamp too.
+                        bit<48> above;
+                        join_above.read(above, 0);
+                        join_above.write(0, MAX2(above, hdr.onepipe.msg_ts));
+                    }
                 }
                 last_seen_us.write(in_port, standard_metadata.ingress_global_timestamp);
-                if (((live >> in_port) & 1) == 0) {
-                    bit<48> admit_above = ((meta.up_ports >> in_port) & 1) == 1
-                                          ? all_high : MAX2(up_high, all_high);
+                // A port is out when it timed out, or when its neighbour sent the maximum
+                // (nothing live below it): either way no stamp waited for it, and it is
+                // admitted only above what this switch stamped for the outputs it feeds.
+                bit<48> previous;
+                port_barrier.read(previous, in_port);
+                if (((live >> in_port) & 1) == 0 || previous == BARRIER_MAX) {
+                    bit<48> admit_above = from_up ? all_high : MAX2(up_high, all_high);
                     if (hdr.onepipe.barrier <= admit_above) {
                         mark_to_drop(standard_metadata);    // blocked until admitted
                         return;
@@ -355,6 +402,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                     live = live | (32w1 << in_port);
                     live_ports.write(0, live);
                 }
+                port_barrier.write(in_port, hdr.onepipe.barrier);
             }
 
             if (meta.tick == 1 || is_beacon) {
@@ -397,6 +445,17 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 if (c_all_advanced) {
                     commit_high.write(1, c_all);
                 }
+                // The join (the total-order-scattering abstract's): a port that is out, or a
+                // port below still under what the neighbour above waits for, is told the
+                // timestamp its barrier must pass to be admitted, so that a host behind the
+                // others can raise its clock past it.
+                bit<48> above;
+                join_above.read(above, 0);
+                MAX_MASK(max_ports, r)
+                BELOW_MASK(under_above, r, above)
+                meta.join_ports = ~live | max_ports | (under_above & ~meta.up_ports);
+                meta.join_up = all_advanced ? b_all : all_high;
+                meta.join_down = MAX2(MAX2(up_advanced ? b_up : up_high, meta.join_up), above);
                 // Unlike B_up, C_up is the maximum only as above: a switch with no commit input
                 // at all (best effort: none is set) sends the highest it had, 0 if none.
                 broadcast_beacon(MAX2(b_up, up_high), MAX2(b_all, all_high),
@@ -479,6 +538,7 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
         if (meta.tick == 1) {
             busy.write(port, 0);
         }
+        bool join = ((meta.join_ports >> port) & 1) == 1;
         if (b <= sent && c <= sent_c && !idle_tick) {
             meta.drop_reason = DROP_CONSUMED;
             mark_to_drop(standard_metadata);
@@ -498,6 +558,12 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
         hdr.onepipe.msg_ts = b;
         hdr.onepipe.barrier = b;
         hdr.onepipe.commit_barrier = c;
+        hdr.onepipe.flags = 0;
+        if (join) {
+            hdr.onepipe.msg_ts = ((meta.up_ports >> port) & 1) == 1 ? meta.join_up
+                                                                    : meta.join_down;
+            hdr.onepipe.flags = FLAG_JOIN;
+        }
     }
 }
 

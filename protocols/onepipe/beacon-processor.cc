@@ -70,6 +70,7 @@ BeaconProcessor::SwitchStateChanged(bool up)
         m_allHigh = 0;
         m_commitUpHigh = 0;
         m_commitAllHigh = 0;
+        m_joinAbove = 0;
         ++m_generation;
     }
 }
@@ -87,36 +88,51 @@ BeaconProcessor::FromChip(FramePtr frame)
     {
         return;
     }
+    const uint64_t join = (header.flags & kFlagJoin) ? header.messageTs : 0;
     if (m_config.linkDelayPs == 0)
     {
-        Record(m_generation, port, header.barrier, header.commitBarrier);
+        Record(m_generation, port, header.barrier, header.commitBarrier, join);
         return;
     }
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.linkDelayPs), &BeaconProcessor::Record,
-                             this, m_generation, port, header.barrier, header.commitBarrier);
+                             this, m_generation, port, header.barrier, header.commitBarrier,
+                             join);
+}
+
+bool
+BeaconProcessor::Out(const Port& port) const
+{
+    return !port.live || port.barrier == kNoBarrier;
 }
 
 void
-BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit)
+BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit,
+                        uint64_t join)
 {
     if (generation != m_generation)
     {
         return;
     }
     Port& in = m_ports[port];
-    in.barrier = std::max(in.barrier, barrier);
+    const bool isUp = (m_config.upPorts >> port) & 1;
     in.commit = std::max(in.commit, commit);
     in.lastSeenPs = NowPs();
-    if (!in.live)
+    if (isUp)
     {
-        // Admitted once above every barrier sent to the outputs this port feeds.
-        const bool isUp = (m_config.upPorts >> port) & 1;
-        if (in.barrier <= (isUp ? m_allHigh : std::max(m_upHigh, m_allHigh)))
+        // The neighbour above blocks this switch's barrier: ports below must pass it too.
+        m_joinAbove = std::max(m_joinAbove, join);
+    }
+    if (Out(in))
+    {
+        // Admitted once above every barrier sent to the outputs this port feeds (as onepipe.p4).
+        if (barrier <= (isUp ? m_allHigh : std::max(m_upHigh, m_allHigh)))
         {
             return;
         }
         in.live = true;
+        in.barrier = barrier;
     }
+    in.barrier = std::max(in.barrier, barrier);
     Broadcast(false);
 }
 
@@ -187,7 +203,8 @@ BeaconProcessor::Broadcast(bool tick)
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.broadcastDelayPs + m_config.linkDelayPs),
                              &BeaconProcessor::Send, this, m_generation,
                              Barriers{std::max(up, m_upHigh), std::max(all, m_allHigh),
-                                      m_commitUpHigh, m_commitAllHigh},
+                                      m_commitUpHigh, m_commitAllHigh, m_allHigh,
+                                      std::max({m_upHigh, m_allHigh, m_joinAbove})},
                              tick);
 }
 
@@ -216,8 +233,12 @@ BeaconProcessor::Send(uint64_t generation, Barriers barriers, bool tick)
         out.sent = std::max(out.sent, barrier);
         out.sentCommit = std::max(out.sentCommit, commit);
         out.busy = !tick;
+        // A port that is out, or one below still under what the neighbour above waits for,
+        // gets the join timestamp (as onepipe.p4).
+        const bool join = Out(out) || (!isUp && out.barrier < m_joinAbove);
         Header header;
-        header.messageTs = barrier;
+        header.messageTs = join ? (isUp ? barriers.joinUp : barriers.joinDown) : barrier;
+        header.flags = join ? kFlagJoin : 0;
         header.barrier = barrier;
         header.commitBarrier = commit;
         header.psn = p; // packet-out port (onepipe.p4, MODE_CPU)

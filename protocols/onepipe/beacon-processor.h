@@ -88,7 +88,11 @@ class BeaconProcessor : public CommitInputs
     /// A crash wipes the processor's state, as it does the chip's registers, and the work it
     /// had in flight.
     void SwitchStateChanged(bool up);
-    void Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit);
+    /// A beacon from `port`; `join`: its join timestamp (0 if it is not a join beacon).
+    void Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit,
+                uint64_t join);
+    /// Whether `port` is out: timed out, or its neighbour sent the maximum (onepipe.p4).
+    bool Out(const Port& port) const;
     void Tick();
     /// Computes the barriers and sends them after the broadcast delay: to ports whose barrier
     /// advanced, and on a tick also to ports without a beacon since the last tick.
@@ -100,6 +104,8 @@ class BeaconProcessor : public CommitInputs
         uint64_t all;
         uint64_t commitUp;
         uint64_t commitAll;
+        uint64_t joinUp;   ///< the join timestamp for up ports that are out
+        uint64_t joinDown; ///< and for the others
     };
     void Send(uint64_t generation, Barriers barriers, bool tick);
 
@@ -110,6 +116,7 @@ class BeaconProcessor : public CommitInputs
     uint64_t m_allHigh = 0; ///< highest barrier broadcast on other ports
     uint64_t m_commitUpHigh = 0;
     uint64_t m_commitAllHigh = 0;
+    uint64_t m_joinAbove = 0; ///< the highest join timestamp from an up port
     /// Bumped by a crash, so that work scheduled before it is dropped.
     uint64_t m_generation = 0;
     ns3::EventId m_tick;

@@ -765,6 +765,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
          processes == 0 ? 0.0 : throughput / static_cast<double>(processes)},
         {"goodput_gbps", throughput * m_messageBytes * 8 / 1e9},
         {"clock_raises", m_stats.clockRaises},
+        {"clock_joins", m_stats.clockJoins},
         {"prepare_retransmissions", PrepareRetransmissions()},
         {"commit_messages", m_stats.commitMessages},
         {"controller_failed_processes", m_controller ? m_controller->FailedProcesses() : 0},
