@@ -21,9 +21,10 @@
  * not live, or when its register holds BARRIER_MAX (its neighbour has nothing live below); an
  * out port is admitted again once its barrier exceeds every barrier this switch has stamped
  * for the outputs it feeds (high_water), so stamped barriers stay monotonic. Beacons to an out
- * port are joins (FLAG_JOIN, msg_ts = the barrier to pass), and so are beacons to a port below
- * still under the highest join received from above (join_above): a host behind the others
- * raises its clock past it (docs/onepipe.md, "Rejoining").
+ * port are joins (FLAG_JOIN, msg_ts = the barrier to pass), and so are beacons to the ports
+ * below while the last beacon from a port above was a join (blocked_by), with the highest
+ * join received from above (join_above) as the floor: a host behind the others raises its
+ * clock past it (docs/onepipe.md, "Rejoining").
  *
  * Beacons. Only their sending lives outside P4: every beacon interval, at synchronized times,
  * the switch's beacon generator injects one TICK packet on the CPU port (as Tofino's packet
@@ -56,6 +57,7 @@
  *                              consumed): the negative control of the tests.
  *   MyIngress.live_ports       register<bit<32>>(1): cell 0, the connected ports at start.
  *   MyIngress.join_above       register<bit<48>>(1): the highest join timestamp from a port above.
+ *   MyIngress.blocked_by       register<bit<32>>(1): the ports above whose last beacon was a join.
  *   MyIngress.commit_live      register<bit<32>>(1): the ports whose commit barrier counts
  *                              (reliable service: the connected ports; best effort: none).
  *   multicast group ALL_PORTS_GROUP: one copy per connected port.
@@ -122,9 +124,12 @@ struct metadata_t {
     bit<48> b_all;
     bit<48> c_up;         // commit barriers of a beacon broadcast
     bit<48> c_all;
-    bit<32> join_ports;   // ports whose beacon is a join (FLAG_JOIN)
-    bit<48> join_up;      // the join timestamp for up ports, and for the others
+    bit<32> join_ports;   // ports that are out: their beacon is a join (FLAG_JOIN)
+    bit<48> join_up;      // their join timestamp for up ports, and for the others
     bit<48> join_down;
+    bit<32> join_below;   // live ports below that get a join while blocked from above
+    bit<48> join_above;   // with the join timestamp from above (not this switch's marks,
+                          // which their own barriers raise)
 }
 
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -215,19 +220,6 @@ struct metadata_t {
         MAX_BIT(r, 24) | MAX_BIT(r, 25) | MAX_BIT(r, 26) | MAX_BIT(r, 27) |         \
         MAX_BIT(r, 28) | MAX_BIT(r, 29) | MAX_BIT(r, 30) | MAX_BIT(r, 31);
 
-/* The ports whose barrier register (read as r0 .. r31) is below t. */
-#define BELOW_BIT(r, i, t) (r##i < t ? 32w1 << i : 32w0)
-#define BELOW_MASK(out, r, t)                                                                   \
-    bit<32> out = BELOW_BIT(r, 0, t) | BELOW_BIT(r, 1, t) | BELOW_BIT(r, 2, t) |                \
-        BELOW_BIT(r, 3, t) | BELOW_BIT(r, 4, t) | BELOW_BIT(r, 5, t) | BELOW_BIT(r, 6, t) |     \
-        BELOW_BIT(r, 7, t) | BELOW_BIT(r, 8, t) | BELOW_BIT(r, 9, t) | BELOW_BIT(r, 10, t) |    \
-        BELOW_BIT(r, 11, t) | BELOW_BIT(r, 12, t) | BELOW_BIT(r, 13, t) | BELOW_BIT(r, 14, t) | \
-        BELOW_BIT(r, 15, t) | BELOW_BIT(r, 16, t) | BELOW_BIT(r, 17, t) | BELOW_BIT(r, 18, t) | \
-        BELOW_BIT(r, 19, t) | BELOW_BIT(r, 20, t) | BELOW_BIT(r, 21, t) | BELOW_BIT(r, 22, t) | \
-        BELOW_BIT(r, 23, t) | BELOW_BIT(r, 24, t) | BELOW_BIT(r, 25, t) | BELOW_BIT(r, 26, t) | \
-        BELOW_BIT(r, 27, t) | BELOW_BIT(r, 28, t) | BELOW_BIT(r, 29, t) | BELOW_BIT(r, 30, t) | \
-        BELOW_BIT(r, 31, t);
-
 #define EXPIRE_PORT(i, live, now, timeout)                                        \
     {                                                                             \
         bit<48> seen;                                                  \
@@ -317,6 +309,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     register<bit<32>>(1) live_ports;
     register<bit<48>>(2) high_water;      // highest B_up (0) and B_all (1) stamped so far
     register<bit<48>>(1) join_above;      // the highest join timestamp from a port above
+    register<bit<32>>(1) blocked_by;      // the ports above whose last beacon was a join
     // Reliable service: the commit barrier of each port, from its beacons; the ports it is
     // taken over (set by the control plane; a timeout does not remove a port, the
     // controller does); the highest C_up (0) and C_all (1) sent.
@@ -379,12 +372,19 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 bool from_up = ((meta.up_ports >> in_port) & 1) == 1;
                 if (is_beacon) {
                     port_commit.write(in_port, hdr.onepipe.commit_barrier);
-                    if (from_up && (hdr.onepipe.flags & FLAG_JOIN) != 0) {
-                        // The neighbour above blocks this switch's barrier: the ports below
-                        // must pass its join timestamp too.
-                        bit<48> above;
-                        join_above.read(above, 0);
-                        join_above.write(0, MAX2(above, hdr.onepipe.msg_ts));
+                    if (from_up) {
+                        // A join from above: the neighbour there blocks this switch's
+                        // barrier, so the ports below must pass its join timestamp too.
+                        bit<32> blocking;
+                        blocked_by.read(blocking, 0);
+                        if ((hdr.onepipe.flags & FLAG_JOIN) != 0) {
+                            bit<48> above;
+                            join_above.read(above, 0);
+                            join_above.write(0, MAX2(above, hdr.onepipe.msg_ts));
+                            blocked_by.write(0, blocking | (32w1 << in_port));
+                        } else {
+                            blocked_by.write(0, blocking & ~(32w1 << in_port));
+                        }
                     }
                 }
                 last_seen_us.write(in_port, standard_metadata.ingress_global_timestamp);
@@ -445,20 +445,25 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 if (c_all_advanced) {
                     commit_high.write(1, c_all);
                 }
-                // The join (the total-order-scattering abstract's): a port that is out, or a
-                // port below still under what the neighbour above waits for, is told the
+                // The join (the total-order-scattering abstract's): a port that is out, and
+                // every port below while a neighbour above blocks this switch, is told the
                 // timestamp its barrier must pass to be admitted, so that a host behind the
                 // others can raise its clock past it.
                 bit<48> above;
                 join_above.read(above, 0);
+                bit<32> blocking;
+                blocked_by.read(blocking, 0);
                 MAX_MASK(max_ports, r)
-                BELOW_MASK(under_above, r, above)
-                meta.join_ports = ~live | max_ports | (under_above & ~meta.up_ports);
+                meta.join_ports = ~live | max_ports;
+                meta.join_below = blocking != 0 ? ~meta.up_ports : 32w0;
                 meta.join_up = all_advanced ? b_all : all_high;
                 meta.join_down = MAX2(MAX2(up_advanced ? b_up : up_high, meta.join_up), above);
+                meta.join_above = above;
                 // Unlike B_up, C_up is the maximum only as above: a switch with no commit input
-                // at all (best effort: none is set) sends the highest it had, 0 if none.
-                broadcast_beacon(MAX2(b_up, up_high), MAX2(b_all, all_high),
+                // at all (best effort: none is set) sends the highest it had, 0 if none. B_all
+                // is never the maximum: a switch with no live port at all (just recovered)
+                // sends its mark, or hosts would raise their clocks to the maximum.
+                broadcast_beacon(MAX2(b_up, up_high), all_advanced ? b_all : all_high,
                                  c_up_advanced ? c_up : c_up_high,
                                  c_all_advanced ? c_all : c_all_high);
                 return;
@@ -538,7 +543,8 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
         if (meta.tick == 1) {
             busy.write(port, 0);
         }
-        bool join = ((meta.join_ports >> port) & 1) == 1;
+        bool is_out = ((meta.join_ports >> port) & 1) == 1;
+        bool join = is_out || ((meta.join_below >> port) & 1) == 1;
         if (b <= sent && c <= sent_c && !idle_tick) {
             meta.drop_reason = DROP_CONSUMED;
             mark_to_drop(standard_metadata);
@@ -560,8 +566,11 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
         hdr.onepipe.commit_barrier = c;
         hdr.onepipe.flags = 0;
         if (join) {
-            hdr.onepipe.msg_ts = ((meta.up_ports >> port) & 1) == 1 ? meta.join_up
-                                                                    : meta.join_down;
+            hdr.onepipe.msg_ts = meta.join_above;
+            if (is_out) {
+                hdr.onepipe.msg_ts = ((meta.up_ports >> port) & 1) == 1 ? meta.join_up
+                                                                        : meta.join_down;
+            }
             hdr.onepipe.flags = FLAG_JOIN;
         }
     }

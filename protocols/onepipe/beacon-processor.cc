@@ -39,6 +39,27 @@ BeaconProcessor::SilentCommitInputs() const
     return silent;
 }
 
+uint32_t
+BeaconProcessor::LivePorts() const
+{
+    uint32_t live = 0;
+    for (uint32_t p = 0; p < m_ports.size() && p < 32; ++p)
+    {
+        live |= Out(m_ports[p]) ? 0 : 1u << p;
+    }
+    return live;
+}
+
+void
+BeaconProcessor::ReadmitCommitInput(uint32_t port)
+{
+    m_ports[port].commitLive = true;
+    if (((m_config.upPorts >> port) & 1) == 0 && m_commitUpHigh == kNoBarrier)
+    {
+        m_commitUpHigh = 0; // as ChipCommitInputs
+    }
+}
+
 BeaconProcessor::~BeaconProcessor()
 {
     m_tick.Cancel();
@@ -61,16 +82,18 @@ BeaconProcessor::SwitchStateChanged(bool up)
 {
     if (!up)
     {
+        // As the chip's registers: no commit input survives; the failure detector re-admits
+        // each port as its neighbour returns.
         for (Port& port : m_ports)
         {
             port = Port{};
-            port.commitLive = m_config.commitInputs;
         }
         m_upHigh = 0;
         m_allHigh = 0;
         m_commitUpHigh = 0;
         m_commitAllHigh = 0;
         m_joinAbove = 0;
+        m_blockedBy = 0;
         ++m_generation;
     }
 }
@@ -119,8 +142,10 @@ BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier, ui
     in.lastSeenPs = NowPs();
     if (isUp)
     {
-        // The neighbour above blocks this switch's barrier: ports below must pass it too.
+        // A join from above: the neighbour there blocks this switch's barrier, so the ports
+        // below must pass its join timestamp too (as onepipe.p4).
         m_joinAbove = std::max(m_joinAbove, join);
+        m_blockedBy = join != 0 ? m_blockedBy | (1u << port) : m_blockedBy & ~(1u << port);
     }
     if (Out(in))
     {
@@ -199,10 +224,11 @@ BeaconProcessor::Broadcast(bool tick)
     m_commitAllHigh = commitAllAdvanced ? commitAll : m_commitAllHigh;
     // As onepipe.p4: with no live port below, the barrier sent up is the maximum (nothing
     // below holds the neighbours back), without raising the high-water mark; the commit
-    // barrier is the maximum only once the controller removed every commit input below.
+    // barrier is the maximum only once the controller removed every commit input below. The
+    // barrier to the other ports never is (a processor with no live port sends its mark).
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.broadcastDelayPs + m_config.linkDelayPs),
                              &BeaconProcessor::Send, this, m_generation,
-                             Barriers{std::max(up, m_upHigh), std::max(all, m_allHigh),
+                             Barriers{std::max(up, m_upHigh), m_allHigh,
                                       m_commitUpHigh, m_commitAllHigh, m_allHigh,
                                       std::max({m_upHigh, m_allHigh, m_joinAbove})},
                              tick);
@@ -233,11 +259,16 @@ BeaconProcessor::Send(uint64_t generation, Barriers barriers, bool tick)
         out.sent = std::max(out.sent, barrier);
         out.sentCommit = std::max(out.sentCommit, commit);
         out.busy = !tick;
-        // A port that is out, or one below still under what the neighbour above waits for,
-        // gets the join timestamp (as onepipe.p4).
-        const bool join = Out(out) || (!isUp && out.barrier < m_joinAbove);
+        // A port that is out, and every port below while a neighbour above blocks this
+        // switch, gets the join timestamp (as onepipe.p4).
+        // (The latter get the timestamp from above alone: this switch's marks follow their own
+        // barriers, which a join would then chase.)
+        const bool outPort = Out(out);
+        const bool join = outPort || (!isUp && m_blockedBy != 0);
         Header header;
-        header.messageTs = join ? (isUp ? barriers.joinUp : barriers.joinDown) : barrier;
+        header.messageTs = !join    ? barrier
+                           : outPort ? (isUp ? barriers.joinUp : barriers.joinDown)
+                                     : m_joinAbove;
         header.flags = join ? kFlagJoin : 0;
         header.barrier = barrier;
         header.commitBarrier = commit;

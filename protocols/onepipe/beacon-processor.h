@@ -69,6 +69,8 @@ class BeaconProcessor : public CommitInputs
     uint32_t SilentCommitInputs() const override;
     uint64_t LastCommit(uint32_t port) const override { return m_ports[port].commit; }
     void RemoveCommitInput(uint32_t port) override { m_ports[port].commitLive = false; }
+    uint32_t LivePorts() const override;
+    void ReadmitCommitInput(uint32_t port) override;
 
   private:
     struct Port
@@ -117,6 +119,7 @@ class BeaconProcessor : public CommitInputs
     uint64_t m_commitUpHigh = 0;
     uint64_t m_commitAllHigh = 0;
     uint64_t m_joinAbove = 0; ///< the highest join timestamp from an up port
+    uint32_t m_blockedBy = 0; ///< the up ports whose last beacon was a join
     /// Bumped by a crash, so that work scheduled before it is dropped.
     uint64_t m_generation = 0;
     ns3::EventId m_tick;

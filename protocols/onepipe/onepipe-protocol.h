@@ -120,6 +120,8 @@ class OnePipeProtocol : public Protocol
     std::unique_ptr<BaselineInstaller> m_baselines;
     std::unique_ptr<FailureController> m_controller;
     std::vector<std::unique_ptr<ChipCommitInputs>> m_chipInputs;
+    /// Per node, the ports towards a switch of the same or a higher tier.
+    std::vector<uint32_t> m_upPorts;
     std::vector<std::unique_ptr<FailureDetector>> m_detectors;
     World* m_world = nullptr;
 };
