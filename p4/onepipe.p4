@@ -27,9 +27,17 @@
  * outside that group; a port in that group takes b_second, every other port b_min.
  *
  * Live ports (register live_ports, a bit per port): the control plane sets the connected ports
- * at start. A port silent for timeout_us is removed at the next tick. A port that is not live
- * is admitted again once its barrier exceeds every barrier this switch has stamped for the
- * outputs it feeds (high_water), so stamped barriers stay monotonic.
+ * at start. A port silent for timeout_us is removed at the next tick. A port is out when it is
+ * not live, or when its register holds BARRIER_MAX (its neighbour has nothing live below); an
+ * out port is admitted again once its barrier exceeds every barrier this switch has stamped
+ * for the outputs it feeds (high_water), so stamped barriers stay monotonic. Beacons to an out
+ * port are joins (FLAG_JOIN, msg_ts = the barrier to pass), and so are beacons to the ports
+ * below while the last beacon from a port above was a join (blocked_by), with the highest
+ * join received from above (join_above) as the floor: a host behind the others raises its
+ * clock past it (docs/onepipe.md, "Rejoining"). An output that no live input feeds gets the
+ * maximum, and its neighbour counts the port out; only when no live input holds a barrier at
+ * all (a switch just recovered) do the ports that are not up get the switch's mark instead,
+ * never the maximum, which a host would raise its clock to.
  *
  * Beacons. Only their sending lives outside P4: every beacon interval, at synchronized times,
  * the switch's beacon generator injects one TICK packet on the CPU port (as Tofino's packet
@@ -63,6 +71,8 @@
  *   MyIngress.live_ports       register<bit<32>>(1): cell 0, the connected ports at start.
  *   MyIngress.port_group       register<bit<32>>(32): cell p, the down ports that cannot feed
  *                              output p (p among them), 0 if none.
+ *   MyIngress.join_above       register<bit<48>>(1): the highest join timestamp from a port above.
+ *   MyIngress.blocked_by       register<bit<32>>(1): the ports above whose last beacon was a join.
  *   MyIngress.commit_live      register<bit<32>>(1): the ports whose commit barrier counts
  *                              (reliable service: the connected ports; best effort: none).
  *   multicast group ALL_PORTS_GROUP: one copy per connected port.
@@ -95,6 +105,7 @@ const bit<2> MODE_CHIP = 1;
 const bit<2> MODE_CPU = 2;
 
 const bit<8> FLAG_END_OF_MESSAGE = 1;   // onepipe_t.flags: the message's last fragment
+const bit<8> FLAG_JOIN = 2;   // a beacon to a port that is out: msg_ts is the barrier to pass
 
 #define BARRIER_MAX 48w0xffffffffffff
 
@@ -132,6 +143,12 @@ struct metadata_t {
     bit<48> c_min;
     bit<48> c_second;
     bit<32> c_group;
+    bit<32> join_ports;   // ports that are out: their beacon is a join (FLAG_JOIN)
+    bit<48> join_up;      // their join timestamp for up ports, and for the others
+    bit<48> join_down;
+    bit<32> join_below;   // live ports below that get a join while blocked from above
+    bit<48> join_above;   // with the join timestamp from above (not this switch's marks,
+                          // which their own barriers raise)
 }
 
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -257,6 +274,19 @@ struct metadata_t {
     port_group.read(g, p);                                             \
     g = ((meta.up_ports >> (p)) & 1) == 1 ? meta.up_ports : g;
 
+/* The ports whose barrier register (read as r0 .. r31) is BARRIER_MAX: a neighbour with
+ * nothing live below it. */
+#define MAX_BIT(r, i) (r##i == BARRIER_MAX ? 32w1 << i : 32w0)
+#define MAX_MASK(out, r)                                                            \
+    bit<32> out = MAX_BIT(r, 0) | MAX_BIT(r, 1) | MAX_BIT(r, 2) | MAX_BIT(r, 3) |   \
+        MAX_BIT(r, 4) | MAX_BIT(r, 5) | MAX_BIT(r, 6) | MAX_BIT(r, 7) |             \
+        MAX_BIT(r, 8) | MAX_BIT(r, 9) | MAX_BIT(r, 10) | MAX_BIT(r, 11) |           \
+        MAX_BIT(r, 12) | MAX_BIT(r, 13) | MAX_BIT(r, 14) | MAX_BIT(r, 15) |         \
+        MAX_BIT(r, 16) | MAX_BIT(r, 17) | MAX_BIT(r, 18) | MAX_BIT(r, 19) |         \
+        MAX_BIT(r, 20) | MAX_BIT(r, 21) | MAX_BIT(r, 22) | MAX_BIT(r, 23) |         \
+        MAX_BIT(r, 24) | MAX_BIT(r, 25) | MAX_BIT(r, 26) | MAX_BIT(r, 27) |         \
+        MAX_BIT(r, 28) | MAX_BIT(r, 29) | MAX_BIT(r, 30) | MAX_BIT(r, 31);
+
 #define EXPIRE_PORT(i, live, now, timeout)                                        \
     {                                                                             \
         bit<48> seen;                                                  \
@@ -350,6 +380,8 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     // The last broadcast: (b_min, b_second, c_min, c_second) and (b_group, c_group).
     register<bit<48>>(4) last_broadcast;
     register<bit<32>>(2) last_groups;
+    register<bit<48>>(1) join_above;      // the highest join timestamp from a port above
+    register<bit<32>>(1) blocked_by;      // the ports above whose last beacon was a join
     // Reliable service: the commit barrier of each port, from its beacons; the ports it is
     // taken over (set by the control plane; a timeout does not remove a port, the
     // controller does); the highest commit barrier sent up (0) and to other ports (1).
@@ -412,14 +444,32 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 meta.tick = 1;
             } else {
                 bit<32> in_port = (bit<32>)standard_metadata.ingress_port;
-                port_barrier.write(in_port, hdr.onepipe.barrier);
+                bool from_up = ((meta.up_ports >> in_port) & 1) == 1;
                 if (is_beacon) {
                     port_commit.write(in_port, hdr.onepipe.commit_barrier);
+                    if (from_up) {
+                        // A join from above: the neighbour there blocks this switch's
+                        // barrier, so the ports below must pass its join timestamp too.
+                        bit<32> blocking;
+                        blocked_by.read(blocking, 0);
+                        if ((hdr.onepipe.flags & FLAG_JOIN) != 0) {
+                            bit<48> above;
+                            join_above.read(above, 0);
+                            join_above.write(0, MAX2(above, hdr.onepipe.msg_ts));
+                            blocked_by.write(0, blocking | (32w1 << in_port));
+                        } else {
+                            blocked_by.write(0, blocking & ~(32w1 << in_port));
+                        }
+                    }
                 }
                 last_seen_us.write(in_port, standard_metadata.ingress_global_timestamp);
-                if (((live >> in_port) & 1) == 0) {
-                    bit<48> admit_above = ((meta.up_ports >> in_port) & 1) == 1
-                                          ? all_high : MAX2(up_high, all_high);
+                // A port is out when it timed out, or when its neighbour sent the maximum
+                // (nothing live below it): either way no stamp waited for it, and it is
+                // admitted only above what this switch stamped for the outputs it feeds.
+                bit<48> previous;
+                port_barrier.read(previous, in_port);
+                if (((live >> in_port) & 1) == 0 || previous == BARRIER_MAX) {
+                    bit<48> admit_above = from_up ? all_high : MAX2(up_high, all_high);
                     if (hdr.onepipe.barrier <= admit_above) {
                         mark_to_drop(standard_metadata);    // blocked until admitted
                         return;
@@ -427,6 +477,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                     live = live | (32w1 << in_port);
                     live_ports.write(0, live);
                 }
+                port_barrier.write(in_port, hdr.onepipe.barrier);
             }
 
             if (meta.tick == 1 || is_beacon) {
@@ -456,6 +507,22 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                     c_min = c_all_high;
                     c_second = c_up_high;
                     c_group = meta.up_ports;
+                } else if (c_min == BARRIER_MAX) {
+                    // Every commit input holds the maximum: as the barrier below.
+                    c_min = c_all_high;
+                    c_second = BARRIER_MAX;
+                    c_group = meta.up_ports;
+                }
+                if (b_min == BARRIER_MAX) {
+                    // No live input holds a barrier (a switch just recovered, or all it
+                    // connects left): up ports get the maximum (nothing below holds them
+                    // back), the other ports the highest sent to them, never the maximum, or
+                    // hosts would raise their clocks to it. A port that some live input
+                    // feeds never gets here; one fed by none while others are fed still gets
+                    // the maximum, and its neighbour counts it out (see admission).
+                    b_min = all_high;
+                    b_second = BARRIER_MAX;
+                    b_group = meta.up_ports;
                 }
                 bit<48> last_b_min;
                 last_broadcast.read(last_b_min, 0);
@@ -501,6 +568,23 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
                 if (c_to_down > c_all_high) {
                     commit_high.write(1, c_to_down);
                 }
+                // The join (the total-order-scattering abstract's): a port that is out, and
+                // every port below while a neighbour above blocks this switch, is told the
+                // timestamp its barrier must pass to be admitted (the marks after this
+                // broadcast), so that a host behind the others can raise its clock past it.
+                bit<48> above;
+                join_above.read(above, 0);
+                bit<32> blocking;
+                blocked_by.read(blocking, 0);
+                bit<48> up_mark = to_up > up_high && to_up != BARRIER_MAX ? to_up : up_high;
+                bit<48> down_mark = to_down > all_high && to_down != BARRIER_MAX ? to_down
+                                                                                : all_high;
+                MAX_MASK(max_ports, r)
+                meta.join_ports = ~live | max_ports;
+                meta.join_below = blocking != 0 ? ~meta.up_ports : 32w0;
+                meta.join_up = down_mark;
+                meta.join_down = MAX2(MAX2(up_mark, down_mark), above);
+                meta.join_above = above;
                 broadcast_beacon(b_min, b_second, b_group, c_min, c_second, c_group);
                 return;
             }
@@ -576,6 +660,8 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
         if (meta.tick == 1) {
             busy.write(port, 0);
         }
+        bool is_out = ((meta.join_ports >> port) & 1) == 1;
+        bool join = is_out || ((meta.join_below >> port) & 1) == 1;
         if (b <= sent && c <= sent_c && !idle_tick) {
             meta.drop_reason = DROP_CONSUMED;
             mark_to_drop(standard_metadata);
@@ -595,6 +681,15 @@ control MyEgress(inout headers_t hdr, inout metadata_t meta,
         hdr.onepipe.msg_ts = b;
         hdr.onepipe.barrier = b;
         hdr.onepipe.commit_barrier = c;
+        hdr.onepipe.flags = 0;
+        if (join) {
+            hdr.onepipe.msg_ts = meta.join_above;
+            if (is_out) {
+                hdr.onepipe.msg_ts = ((meta.up_ports >> port) & 1) == 1 ? meta.join_up
+                                                                        : meta.join_down;
+            }
+            hdr.onepipe.flags = FLAG_JOIN;
+        }
     }
 }
 

@@ -22,18 +22,18 @@ BeaconProcessor::BeaconProcessor(SwitchDevice& device, const BeaconProcessorConf
       m_config(config),
       m_ports(device.NumPorts())
 {
-    ResetPorts();
+    ResetPorts(m_config.commitInputs);
 }
 
 void
-BeaconProcessor::ResetPorts()
+BeaconProcessor::ResetPorts(bool commitInputs)
 {
     for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
         const bool silent = (m_config.silentPorts >> p) & 1;
         m_ports[p] = Port{};
         m_ports[p].live = !silent;
-        m_ports[p].commitLive = m_config.commitInputs && !silent;
+        m_ports[p].commitLive = commitInputs && !silent;
     }
 }
 
@@ -46,6 +46,27 @@ BeaconProcessor::SilentCommitInputs() const
         silent |= !m_ports[p].live && m_ports[p].commitLive ? 1u << p : 0;
     }
     return silent;
+}
+
+uint32_t
+BeaconProcessor::LivePorts() const
+{
+    uint32_t live = 0;
+    for (uint32_t p = 0; p < m_ports.size() && p < 32; ++p)
+    {
+        live |= Out(m_ports[p]) ? 0 : 1u << p;
+    }
+    return live;
+}
+
+void
+BeaconProcessor::ReadmitCommitInput(uint32_t port)
+{
+    m_ports[port].commitLive = true;
+    if (((m_config.upPorts >> port) & 1) == 0 && m_commitUpHigh == kNoBarrier)
+    {
+        m_commitUpHigh = 0; // as ChipCommitInputs
+    }
 }
 
 BeaconProcessor::~BeaconProcessor()
@@ -70,12 +91,16 @@ BeaconProcessor::SwitchStateChanged(bool up)
 {
     if (!up)
     {
-        ResetPorts();
+        // As the chip's registers: no commit input survives; the failure detector re-admits
+        // each port as its neighbour returns.
+        ResetPorts(false);
         m_upHigh = 0;
         m_allHigh = 0;
         m_commitUpHigh = 0;
         m_commitAllHigh = 0;
         m_lastBroadcast = Barriers{};
+        m_joinAbove = 0;
+        m_blockedBy = 0;
         ++m_generation;
     }
 }
@@ -98,36 +123,53 @@ BeaconProcessor::FromChip(FramePtr frame)
         ++m_receiveDrops;
         return;
     }
+    const uint64_t join = (header.flags & kFlagJoin) ? header.messageTs : 0;
     if (m_config.linkDelayPs == 0)
     {
-        Record(m_generation, port, header.barrier, header.commitBarrier);
+        Record(m_generation, port, header.barrier, header.commitBarrier, join);
         return;
     }
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.linkDelayPs), &BeaconProcessor::Record,
-                             this, m_generation, port, header.barrier, header.commitBarrier);
+                             this, m_generation, port, header.barrier, header.commitBarrier,
+                             join);
+}
+
+bool
+BeaconProcessor::Out(const Port& port) const
+{
+    return !port.live || port.barrier == kNoBarrier;
 }
 
 void
-BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit)
+BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit,
+                        uint64_t join)
 {
     if (generation != m_generation)
     {
         return;
     }
     Port& in = m_ports[port];
-    in.barrier = std::max(in.barrier, barrier);
+    const bool isUp = (m_config.upPorts >> port) & 1;
     in.commit = std::max(in.commit, commit);
     in.lastSeenPs = NowPs();
-    if (!in.live)
+    if (isUp)
     {
-        // Admitted once above every barrier sent to the outputs this port feeds.
-        const bool isUp = (m_config.upPorts >> port) & 1;
-        if (in.barrier <= (isUp ? m_allHigh : std::max(m_upHigh, m_allHigh)))
+        // A join from above: the neighbour there blocks this switch's barrier, so the ports
+        // below must pass its join timestamp too (as onepipe.p4).
+        m_joinAbove = std::max(m_joinAbove, join);
+        m_blockedBy = join != 0 ? m_blockedBy | (1u << port) : m_blockedBy & ~(1u << port);
+    }
+    if (Out(in))
+    {
+        // Admitted once above every barrier sent to the outputs this port feeds (as onepipe.p4).
+        if (barrier <= (isUp ? m_allHigh : std::max(m_upHigh, m_allHigh)))
         {
             return;
         }
         in.live = true;
+        in.barrier = barrier;
     }
+    in.barrier = std::max(in.barrier, barrier);
     Broadcast(false);
 }
 
@@ -199,10 +241,22 @@ BeaconProcessor::Broadcast(bool tick)
     }
     Barriers barriers;
     barriers.barrier = MinimaOver(live, [](const Port& port) { return port.barrier; });
+    if (barriers.barrier.min == kNoBarrier)
+    {
+        // No live input holds a barrier (just recovered, or all it connects left), as
+        // onepipe.p4: the maximum up, the highest sent to the other ports, never the maximum
+        // (hosts would raise their clocks to it).
+        barriers.barrier = Minima{m_allHigh, kNoBarrier, m_config.upPorts};
+    }
     // No commit input at all (best effort has none): the highest sent, 0 if none, as onepipe.p4.
     barriers.commit = commitLive != 0
                           ? MinimaOver(commitLive, [](const Port& port) { return port.commit; })
                           : Minima{m_commitAllHigh, m_commitUpHigh, m_config.upPorts};
+    if (barriers.commit.min == kNoBarrier)
+    {
+        // Every commit input holds the maximum: as the barrier above.
+        barriers.commit = Minima{m_commitAllHigh, kNoBarrier, m_config.upPorts};
+    }
     if (!tick && !barriers.barrier.AdvancedFrom(m_lastBroadcast.barrier) &&
         !barriers.commit.AdvancedFrom(m_lastBroadcast.commit))
     {
@@ -220,6 +274,10 @@ BeaconProcessor::Broadcast(bool tick)
     const Minima& c = barriers.commit;
     m_commitUpHigh = std::max(m_commitUpHigh, c.group & up ? c.second : c.min);
     m_commitAllHigh = std::max(m_commitAllHigh, c.group & ~up ? c.second : c.min);
+    // The join timestamps (as onepipe.p4): what an out port must pass, the marks after this
+    // broadcast, and for a port below also the join timestamp from above.
+    barriers.joinUp = m_allHigh;
+    barriers.joinDown = std::max({m_upHigh, m_allHigh, m_joinAbove});
     ns3::Simulator::Schedule(ns3::PicoSeconds(m_config.broadcastDelayPs + m_config.linkDelayPs),
                              &BeaconProcessor::Send, this, m_generation, barriers, tick);
 }
@@ -248,8 +306,18 @@ BeaconProcessor::Send(uint64_t generation, Barriers barriers, bool tick)
         out.sent = std::max(out.sent, barrier);
         out.sentCommit = std::max(out.sentCommit, commit);
         out.busy = !tick;
+        // A port that is out, and every port below while a neighbour above blocks this
+        // switch, gets the join timestamp (as onepipe.p4).
+        // (The latter get the timestamp from above alone: this switch's marks follow their own
+        // barriers, which a join would then chase.)
+        const bool isUp = (m_config.upPorts >> p) & 1;
+        const bool outPort = Out(out);
+        const bool join = outPort || (!isUp && m_blockedBy != 0);
         Header header;
-        header.messageTs = barrier;
+        header.messageTs = !join    ? barrier
+                           : outPort ? (isUp ? barriers.joinUp : barriers.joinDown)
+                                     : m_joinAbove;
+        header.flags = join ? kFlagJoin : 0;
         header.barrier = barrier;
         header.commitBarrier = commit;
         header.psn = p; // packet-out port (onepipe.p4, MODE_CPU)

@@ -80,6 +80,8 @@ class BeaconProcessor : public CommitInputs
     uint32_t SilentCommitInputs() const override;
     uint64_t LastCommit(uint32_t port) const override { return m_ports[port].commit; }
     void RemoveCommitInput(uint32_t port) override { m_ports[port].commitLive = false; }
+    uint32_t LivePorts() const override;
+    void ReadmitCommitInput(uint32_t port) override;
 
   private:
     struct Port
@@ -95,13 +97,18 @@ class BeaconProcessor : public CommitInputs
         uint64_t beaconsSent = 0;
     };
 
-    /// Every port's state as at start: live and a commit input unless a silent host's.
-    void ResetPorts();
+    /// Every port's state as at start: live unless a silent host's; a commit input too if
+    /// `commitInputs` (at start; after a crash the failure detector re-admits them).
+    void ResetPorts(bool commitInputs);
     void FromChip(FramePtr frame);
     /// A crash wipes the processor's state, as it does the chip's registers, and the work it
     /// had in flight.
     void SwitchStateChanged(bool up);
-    void Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit);
+    /// A beacon from `port`; `join`: its join timestamp (0 if it is not a join beacon).
+    void Record(uint64_t generation, uint32_t port, uint64_t barrier, uint64_t commit,
+                uint64_t join);
+    /// Whether `port` is out: timed out, or its neighbour sent the maximum (onepipe.p4).
+    bool Out(const Port& port) const;
     void Tick();
     /// Computes the barriers and sends them after the broadcast delay: to ports whose barrier
     /// advanced, and on a tick also to ports without a beacon since the last tick.
@@ -125,6 +132,8 @@ class BeaconProcessor : public CommitInputs
     {
         Minima barrier;
         Minima commit;
+        uint64_t joinUp = 0;   ///< the join timestamp for up ports that are out
+        uint64_t joinDown = 0; ///< and for the others
     };
     /// The minimum over the inputs in `inputs` (a port mask) outside each port's group, from
     /// the smallest and the smallest outside its port's group: O(ports), no per-output loop.
@@ -141,6 +150,8 @@ class BeaconProcessor : public CommitInputs
     uint64_t m_commitUpHigh = 0;
     uint64_t m_commitAllHigh = 0;
     Barriers m_lastBroadcast;
+    uint64_t m_joinAbove = 0; ///< the highest join timestamp from an up port
+    uint32_t m_blockedBy = 0; ///< the up ports whose last beacon was a join
     /// Bumped by a crash, so that work scheduled before it is dropped.
     uint64_t m_generation = 0;
     ns3::EventId m_tick;

@@ -3,6 +3,7 @@
 #include "protocols/onepipe/failure-detector.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "sim/core/sim-time.h"
+#include "sim/host/host-node.h"
 #include "sim/topology/topology.h"
 #include "sim/trace/csv-writer.h"
 
@@ -24,7 +25,10 @@ FailureController::FailureController(const Topology& topology, const ControllerC
       m_trace(trace),
       m_linkDown(topology.NumLinks(), false),
       m_failed(m_processes.size(), false),
-      m_awaiting(m_processes.size(), false)
+      m_awaiting(m_processes.size(), false),
+      m_failedAtLog(m_processes.size(), 0),
+      m_failureTs(m_processes.size(), 0),
+      m_recovering(m_processes.size(), false)
 {
 }
 
@@ -57,6 +61,34 @@ FailureController::SendCompletion(uint32_t process, uint64_t epoch)
     ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, process, epoch] {
         ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveCompletion, this,
                                  process, epoch);
+    });
+}
+
+void
+FailureController::SendRepair(uint32_t node, uint32_t port)
+{
+    ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, node, port] {
+        ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveRepair, this, node,
+                                 port);
+    });
+}
+
+void
+FailureController::SendReadmission(uint32_t node, uint32_t port, bool done)
+{
+    ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, node, port, done] {
+        ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveReadmission, this, node,
+                                 port, done);
+    });
+}
+
+void
+FailureController::SendUndeliveredRecalls(uint32_t process, std::vector<UndeliveredRecall> recalls)
+{
+    ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, process, recalls] {
+        Serve();
+        m_recalls.insert(m_recalls.end(), recalls.begin(), recalls.end());
+        Trace("recall_kept", 0, -1, process, recalls.size());
     });
 }
 
@@ -149,6 +181,7 @@ FailureController::Determine()
         }
     }
     std::vector<ProcessFailure> failures;
+    const size_t logStart = m_failureLog.size();
     for (uint32_t process = 0; process < m_processes.size(); ++process)
     {
         const uint32_t host = m_topology.Hosts()[process / m_config.processesPerHost];
@@ -160,7 +193,15 @@ FailureController::Determine()
         ++m_failedCount;
         const uint64_t ts = failureTs[component[host]];
         failures.push_back(ProcessFailure{process, ts});
+        m_failedAtLog[process] = logStart;
+        m_failureTs[process] = ts;
+        m_failureLog.push_back(ProcessFailure{process, ts});
         Trace("failed", host, -1, process, ts);
+        // Over the management network, which still reaches it: the process stops its old
+        // identity's sending (a crashed one knows by itself).
+        OnePipeEndpoint* endpoint = m_processes[process];
+        ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
+                                 [endpoint] { endpoint->DeclaredFailed(); });
     }
     if (!failures.empty())
     {
@@ -222,6 +263,143 @@ FailureController::Resume()
         ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
                                  [inputs, port] { inputs->RemoveCommitInput(port); });
     }
+    std::vector<std::pair<uint32_t, uint32_t>> deferred;
+    deferred.swap(m_deferredRepairs);
+    for (const auto& [node, port] : deferred)
+    {
+        ReceiveRepair(node, port);
+    }
+    TryRecover();
+}
+
+void
+FailureController::ReceiveRepair(uint32_t node, uint32_t port)
+{
+    Report* repaired = nullptr;
+    for (Report& report : m_reports)
+    {
+        if (report.node == node && report.port == port && !report.repaired)
+        {
+            repaired = &report;
+        }
+    }
+    if (repaired == nullptr)
+    {
+        return;
+    }
+    if (!repaired->resumed)
+    {
+        // Its failure is still being handled: the removal goes first.
+        m_deferredRepairs.emplace_back(node, port);
+        return;
+    }
+    repaired->repaired = true;
+    Trace("repair", node, port, -1, 0);
+    // The link is back in the routing graph once every end that reported it is repaired.
+    const uint32_t link = repaired->link;
+    m_linkDown[link] = std::any_of(m_reports.begin(), m_reports.end(), [link](const Report& r) {
+        return r.link == link && r.applied && !r.repaired;
+    });
+    ++m_readmissionsPending;
+    const Readmit& readmit = m_readmit;
+    ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
+                             [readmit, node, port] { readmit(node, port); });
+}
+
+void
+FailureController::ReceiveReadmission(uint32_t node, uint32_t port, bool done)
+{
+    if (!done)
+    {
+        ++m_readmissionsPending;
+        return;
+    }
+    --m_readmissionsPending;
+    Trace("readmitted", node, port, -1, 0);
+    TryRecover();
+}
+
+void
+FailureController::TryRecover()
+{
+    if (Handling() || m_readmissionsPending > 0)
+    {
+        return;
+    }
+    const std::vector<uint32_t> component = Components();
+    for (uint32_t process = 0; process < m_processes.size(); ++process)
+    {
+        const uint32_t host = m_topology.Hosts()[process / m_config.processesPerHost];
+        OnePipeEndpoint* endpoint = m_processes[process];
+        if (!m_failed[process] || m_recovering[process] || component[host] != 0 ||
+            !endpoint->Host().IsUp())
+        {
+            continue;
+        }
+        m_recovering[process] = true;
+        RecoveryNotice notice;
+        // Every failure announced with its own or later (its buffer holds nothing younger).
+        for (size_t i = m_failedAtLog[process]; i < m_failureLog.size(); ++i)
+        {
+            if (m_failureLog[i].process != process)
+            {
+                notice.failuresSince.push_back(m_failureLog[i]);
+            }
+        }
+        for (const UndeliveredRecall& recall : m_recalls)
+        {
+            if (recall.dst == process)
+            {
+                notice.recalls.push_back(recall);
+            }
+        }
+        for (uint32_t other = 0; other < m_processes.size(); ++other)
+        {
+            if (m_failed[other] && other != process)
+            {
+                notice.failedNow.push_back(ProcessFailure{other, m_failureTs[other]});
+            }
+        }
+        Trace("recover", host, -1, process, 0);
+        // Paper 5.2: the controller tells the process it was declared failed, the process
+        // asks for what it missed, the controller answers: three messages.
+        const int64_t exchange = Serve() + Serve() + Serve() + 3 * m_config.delayPs;
+        ns3::Simulator::Schedule(Ps(exchange), [this, endpoint, process, notice] {
+            const OnePipeEndpoint::Rejoin rejoin = endpoint->Recover(notice);
+            ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, process, rejoin] {
+                ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveJoined, this,
+                                         process, rejoin.ts, rejoin.keptBuffer);
+            });
+        });
+    }
+}
+
+void
+FailureController::ReceiveJoined(uint32_t process, uint64_t ts, bool keptBuffer)
+{
+    m_failed[process] = false;
+    m_recovering[process] = false;
+    ++m_rejoins;
+    const uint32_t host = m_topology.Hosts()[process / m_config.processesPerHost];
+    if (keptBuffer)
+    {
+        Trace("recovered", host, -1, process, ts);
+    }
+    Trace("rejoined", host, -1, process, ts);
+    // Every other process, failed ones too: one recovering now must not take it for failed.
+    for (uint32_t other = 0; other < m_processes.size(); ++other)
+    {
+        if (other == process)
+        {
+            continue;
+        }
+        OnePipeEndpoint* endpoint = m_processes[other];
+        ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
+                                 [endpoint, process] { endpoint->PeerRejoined(process); });
+    }
+    // After them on the management network: the new identity may send.
+    OnePipeEndpoint* joined = m_processes[process];
+    ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs), [joined] { joined->Admitted(); });
 }
 
 } // namespace incsim::onepipe

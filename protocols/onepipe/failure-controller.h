@@ -4,6 +4,7 @@
 #include "protocols/onepipe/failure-notice.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace incsim
@@ -39,9 +40,20 @@ struct ControllerConfig
 /// sends them to every correct process (Broadcast), waits for every correct process's
 /// completion (after its Discard, Recall and Callback), then has the reporting switches drop
 /// the reported ports from their commit inputs (Resume).
+///
+/// Receiver recovery and rejoin (paper 5.2; docs/onepipe.md, "Receiver recovery and rejoin"):
+/// it tells a failed process it was declared failed (the process stops its old identity's
+/// sending), records the recalls that could not reach a failed receiver, and when a reported
+/// port is live again (a repair) has its switch re-admit it as a commit input; once no
+/// re-admission is pending and no failure is being handled, each failed process connected to
+/// the controller again recovers (the failures since its own, the recalls addressed to it)
+/// and rejoins as a new identity, which every correct process is told of.
 class FailureController
 {
   public:
+    /// Asks the switch at `node` to re-admit `port` as a commit input (FailureDetector).
+    using Readmit = std::function<void(uint32_t node, uint32_t port)>;
+
     /// `processes`: every process by id; `trace`: onepipe_controller (may be null).
     FailureController(const Topology& topology, const ControllerConfig& config,
                       std::vector<OnePipeEndpoint*> processes, CsvWriter* trace);
@@ -52,10 +64,21 @@ class FailureController
     void SendReport(uint32_t node, uint32_t port, uint64_t commit);
     /// A process's completion (M10) of notice `epoch`, sent now.
     void SendCompletion(uint32_t process, uint64_t epoch);
+    void SetReadmit(Readmit readmit) { m_readmit = std::move(readmit); }
+    /// A switch's repair report: `port`, reported before, is live again; sent now.
+    void SendRepair(uint32_t node, uint32_t port);
+    /// A switch started (`done` false: on its own, after it recovered) or finished
+    /// re-admitting `port` as a commit input; sent now.
+    void SendReadmission(uint32_t node, uint32_t port, bool done);
+    /// A process's recalls whose receivers had failed (the controller keeps them), one
+    /// message per failure notice; sent now.
+    void SendUndeliveredRecalls(uint32_t process, std::vector<UndeliveredRecall> recalls);
 
     uint64_t FailedProcesses() const { return m_failedCount; }
     uint64_t Epochs() const { return m_epoch; }
     uint64_t Resumes() const { return m_resumes; }
+    /// Failed processes that recovered and rejoined as new identities.
+    uint64_t Rejoins() const { return m_rejoins; }
     /// Messages the controller received or sent (reports, notices, completions, removals).
     uint64_t Messages() const { return m_messages; }
     /// Its CPU time over them, in ps.
@@ -71,6 +94,7 @@ class FailureController
         uint64_t commit;
         bool applied = false; ///< taken out of the routing graph by a Determine
         bool resumed = false;
+        bool repaired = false; ///< live again and back in the routing graph
     };
 
     /// When the controller's CPU is done with one more message, in ps from now.
@@ -79,6 +103,13 @@ class FailureController
     void ReceiveCompletion(uint32_t process, uint64_t epoch);
     void Determine();
     void Resume();
+    void ReceiveRepair(uint32_t node, uint32_t port);
+    void ReceiveReadmission(uint32_t node, uint32_t port, bool done);
+    /// Recovers every failed process connected to the controller again, when nothing else
+    /// is in progress.
+    void TryRecover();
+    void ReceiveJoined(uint32_t process, uint64_t ts, bool keptBuffer);
+    bool Handling() const { return m_determinePending || m_awaitingCount > 0; }
     /// The component of every node in the graph without the reported links (0: the root's).
     std::vector<uint32_t> Components() const;
     void Trace(const char* event, uint32_t node, int64_t port, int64_t process, uint64_t ts);
@@ -99,6 +130,18 @@ class FailureController
     uint64_t m_failedCount = 0;
     uint64_t m_resumes = 0;
     uint64_t m_messages = 0;
+    Readmit m_readmit;
+    /// Every failure announced, in order; per process, where its own Determine's begin in it,
+    /// and its failure timestamp.
+    std::vector<ProcessFailure> m_failureLog;
+    std::vector<size_t> m_failedAtLog;
+    std::vector<uint64_t> m_failureTs;
+    std::vector<UndeliveredRecall> m_recalls;
+    std::vector<bool> m_recovering;
+    /// Repairs of reports not yet resumed: handled after Resume.
+    std::vector<std::pair<uint32_t, uint32_t>> m_deferredRepairs;
+    int64_t m_readmissionsPending = 0;
+    uint64_t m_rejoins = 0;
 };
 
 } // namespace incsim::onepipe

@@ -2,6 +2,7 @@
 #define INCSIM_ONEPIPE_FAILURE_NOTICE_H
 
 #include <cstdint>
+#include <vector>
 
 namespace incsim::onepipe
 {
@@ -15,13 +16,33 @@ struct ProcessFailure
     uint64_t ts = 0;
 };
 
+/// A recall the controller could not deliver because its receiver had failed (paper 5.2):
+/// kept for the receiver's recovery, which drops message (src, sequence) if it holds it.
+struct UndeliveredRecall
+{
+    uint32_t dst = 0;
+    uint32_t src = 0;
+    uint32_t sequence = 0;
+};
+
+/// What a failed process learns when it recovers (paper 5.2, Receiver Recovery): the failures
+/// announced since its own (Discard), the recalls addressed to it, and who is failed now.
+struct RecoveryNotice
+{
+    std::vector<ProcessFailure> failuresSince;
+    std::vector<UndeliveredRecall> recalls;
+    std::vector<ProcessFailure> failedNow;
+};
+
 /// What the processes do on a failure notice: everything (`full`), or, as the checker's
-/// negative controls, everything but Discard or but Recall.
+/// negative controls, everything but Discard or but Recall, or a recovery that skips the
+/// recalls the controller kept.
 enum class ControllerMode
 {
     Full,
     SkipDiscard,
-    SkipRecall
+    SkipRecall,
+    SkipRecoveryRecalls ///< a recovering receiver ignores the recalls kept for it
 };
 
 } // namespace incsim::onepipe

@@ -228,39 +228,126 @@ OrdersHaveCycle(const std::unordered_map<uint64_t, std::vector<uint64_t>>& next,
     }
     return true;
 }
-/// The controller's `failed` rows (onepipe_controller): failed process -> failure timestamp.
-/// A run whose faults can fail something must have the trace.
-std::unordered_map<uint64_t, uint64_t>
-ReadProcessFailures(const std::string& runDir, const Scenario& scenario)
+/// A process identity (docs/onepipe.md, "Receiver recovery and rejoin"): a process that the
+/// controller declared failed and that rejoined is a new identity, named by the process and
+/// its first timestamp; the old one sent below it, and was sent to before it rejoined.
+struct Identity
 {
-    std::unordered_map<uint64_t, uint64_t> failedAt;
-    const std::string path = runDir + "/onepipe_controller.csv";
-    if (!std::filesystem::exists(path))
+    uint64_t firstTs = 0;
+    int64_t startNs = 0;
+    uint64_t failedTs = std::numeric_limits<uint64_t>::max(); ///< its failure timestamp, if any
+    bool recovered = false; ///< it kept its receive buffer and delivered it on recovery
+};
+
+/// Every process's identities from the controller's `failed`, `recovered` and `rejoined`
+/// rows (onepipe_controller), and the identity of each message's sender and receiver. An
+/// identity's key is its process | its index << 40.
+class Identities
+{
+  public:
+    static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+    /// A reliable run whose faults can fail something must have the trace.
+    Identities(const std::string& runDir, const Scenario& scenario, bool reliable)
     {
-        const ParamView faults = scenario.Section("faults");
-        for (size_t i = 0; i < faults.Size(); ++i)
+        if (!reliable)
         {
-            if (faults.At(i).Choice("action", FaultActionChoices()) != FaultAction::LossRate)
+            return;
+        }
+        const std::string path = runDir + "/onepipe_controller.csv";
+        if (!std::filesystem::exists(path))
+        {
+            const ParamView faults = scenario.Section("faults");
+            for (size_t i = 0; i < faults.Size(); ++i)
             {
-                throw InputError(runDir + "/scenario.resolved.json", "/outputs/traces",
-                                 "a reliable run with failures is checked against the "
-                                 "controller's decisions: enable the onepipe_controller trace");
+                if (faults.At(i).Choice("action", FaultActionChoices()) != FaultAction::LossRate)
+                {
+                    throw InputError(runDir + "/scenario.resolved.json", "/outputs/traces",
+                                     "a reliable run with failures is checked against the "
+                                     "controller's decisions: enable the onepipe_controller "
+                                     "trace");
+                }
+            }
+            return;
+        }
+        CsvReader csv(path, {"time_ns", "event", "process", "ts"});
+        const size_t time = csv.Column("time_ns"), event = csv.Column("event"),
+                     process = csv.Column("process"), ts = csv.Column("ts");
+        while (csv.Next())
+        {
+            const std::string what = csv.Text(event);
+            if (what != "failed" && what != "recovered" && what != "rejoined")
+            {
+                continue;
+            }
+            std::vector<Identity>& list = m_byProcess[csv.Uint(process)];
+            if (list.empty())
+            {
+                list.emplace_back();
+            }
+            if (what == "failed")
+            {
+                list.back().failedTs = csv.Uint(ts);
+                ++m_failures;
+            }
+            else if (what == "recovered")
+            {
+                list.back().recovered = true;
+            }
+            else
+            {
+                list.push_back(Identity{csv.Uint(ts), csv.Int(time)});
             }
         }
-        return failedAt;
     }
-    CsvReader csv(path, {"event", "process", "ts"});
-    const size_t event = csv.Column("event"), process = csv.Column("process"),
-                 ts = csv.Column("ts");
-    while (csv.Next())
+
+    /// The identity that sent timestamp `ts`.
+    uint64_t Sender(uint64_t process, uint64_t ts) const
     {
-        if (csv.Text(event) == "failed")
-        {
-            failedAt.emplace(csv.Uint(process), csv.Uint(ts));
-        }
+        return Find(process, [ts](const Identity& id) { return id.firstTs <= ts; });
     }
-    return failedAt;
-}
+    /// The identity a message sent at `sendNs` went to.
+    uint64_t Receiver(uint64_t process, int64_t sendNs) const
+    {
+        return Find(process, [sendNs](const Identity& id) { return id.startNs <= sendNs; });
+    }
+    const Identity& Of(uint64_t key) const
+    {
+        static const Identity live;
+        auto it = m_byProcess.find(key & kProcessMask);
+        return it == m_byProcess.end() ? live : it->second[key >> 40];
+    }
+    /// "P", or "P@J" for an identity that rejoined with first timestamp J.
+    std::string Name(uint64_t key) const
+    {
+        return key >> 40 == 0 ? std::to_string(key)
+                              : fmt::format("{}@{}", key & kProcessMask, Of(key).firstTs);
+    }
+    /// Identities the controller declared failed.
+    uint64_t Failures() const { return m_failures; }
+
+  private:
+    static constexpr uint64_t kProcessMask = (uint64_t{1} << 40) - 1;
+
+    template <typename Started>
+    uint64_t Find(uint64_t process, Started started) const
+    {
+        auto it = m_byProcess.find(process);
+        if (it == m_byProcess.end())
+        {
+            return process;
+        }
+        uint64_t index = 0;
+        for (uint64_t i = 1; i < it->second.size(); ++i)
+        {
+            index = started(it->second[i]) ? i : index;
+        }
+        return process | (index << 40);
+    }
+
+    std::unordered_map<uint64_t, std::vector<Identity>> m_byProcess;
+    uint64_t m_failures = 0;
+};
 
 } // namespace
 
@@ -279,8 +366,10 @@ CheckRun(const std::string& runDir)
     const int64_t ackTimeoutNs = params.DurationNs("ack_timeout");
     const bool reliable = params.Choice("service", ServiceChoices()) == Service::Reliable;
 
+    // Reliable: the identities of the processes the controller declared failed and rejoined.
+    const Identities identities(runDir, scenario, reliable);
     std::unordered_map<uint64_t, Sent> sent;
-    // Per process, its sends and its deliveries in time order (the traces' order).
+    // Per process identity, its sends and its deliveries in time order (the traces' order).
     std::unordered_map<uint64_t, std::vector<Event>> sendsBy;
     std::unordered_map<uint64_t, std::vector<Event>> deliveriesBy;
     {
@@ -291,7 +380,8 @@ CheckRun(const std::string& runDir)
         {
             const uint64_t key = MessageKey(csv.Uint(src), csv.Uint(seq));
             sent[key] = Sent{csv.Uint(ts), csv.Uint(dst), csv.Int(sendNs)};
-            sendsBy[csv.Uint(src)].push_back(Event{csv.Int(sendNs), csv.Uint(ts), key});
+            sendsBy[identities.Sender(csv.Uint(src), csv.Uint(ts))].push_back(
+                Event{csv.Int(sendNs), csv.Uint(ts), key});
         }
     }
     std::unordered_set<uint64_t> failed;
@@ -316,21 +406,24 @@ CheckRun(const std::string& runDir)
             }
         }
     }
-    // Reliable: the processes the controller declared failed, with their failure timestamps.
-    const std::unordered_map<uint64_t, uint64_t> failedAt =
-        reliable ? ReadProcessFailures(runDir, scenario) : std::unordered_map<uint64_t, uint64_t>{};
-    // Messages the reliable service need not deliver: recalled, discarded (their sender failed
-    // at or below their timestamp), or to a failed receiver.
-    auto senderFailedBefore = [&failedAt](uint64_t src, uint64_t ts) {
-        auto it = failedAt.find(src);
-        return it != failedAt.end() && ts >= it->second;
+    // Messages the reliable service need not deliver: recalled, discarded (their sender's
+    // identity failed at or below their timestamp), or to a failed receiver identity that did
+    // not recover its buffer.
+    auto senderFailedBefore = [&identities](uint64_t src, uint64_t ts) {
+        return ts >= identities.Of(identities.Sender(src, ts)).failedTs;
+    };
+    // The identity a message went to.
+    auto receiverOf = [&identities](const Sent& message) {
+        return identities.Receiver(message.dst, message.sendNs);
     };
     auto withdrawn = [&](uint64_t key, const Sent& message) {
         return recalled.count(ScatteringKey(key >> 32, message.ts)) ||
                senderFailedBefore(key >> 32, message.ts);
     };
     auto exempt = [&](uint64_t key, const Sent& message) {
-        return withdrawn(key, message) || failedAt.count(message.dst);
+        const Identity& receiver = identities.Of(receiverOf(message));
+        return withdrawn(key, message) ||
+               (receiver.failedTs != Identities::kNever && !receiver.recovered);
     };
 
     // Reliable: when each message was prepared at its receiver.
@@ -422,7 +515,10 @@ CheckRun(const std::string& runDir)
             const uint64_t ts = csv.Uint(tsCol), clock = csv.Uint(clockCol);
             const uint64_t key = MessageKey(src, seq);
             const int64_t deliverNs = csv.Int(timeCol);
-            deliveriesBy[dst].push_back(Event{deliverNs, ts, key});
+            auto it = sent.find(key);
+            // The receiving identity: the one the message was sent to.
+            const uint64_t receiver = it == sent.end() ? dst : receiverOf(it->second);
+            deliveriesBy[receiver].push_back(Event{deliverNs, ts, key});
             if (reliable)
             {
                 const PrepareAt* latest = prepared->LatestUpTo(ts);
@@ -448,7 +544,6 @@ CheckRun(const std::string& runDir)
                                              csv.Line()));
                 }
             }
-            auto it = sent.find(key);
             if (reliable && it != sent.end() && withdrawn(key, it->second))
             {
                 findings.Add("no recalled delivery",
@@ -458,7 +553,9 @@ CheckRun(const std::string& runDir)
                                          senderFailedBefore(src, ts)
                                              ? fmt::format("failed before (failure timestamp "
                                                            "{}): it had to be discarded",
-                                                           failedAt.at(src))
+                                                           identities
+                                                               .Of(identities.Sender(src, ts))
+                                                               .failedTs)
                                              : std::string("recalled"),
                                          csv.Line()));
             }
@@ -486,7 +583,7 @@ CheckRun(const std::string& runDir)
             const auto order = std::make_tuple(ts, src, seq);
             const uint64_t scattering = ScatteringKey(src, ts);
             indegree.try_emplace(scattering, 0);
-            auto previous = last.find(dst);
+            auto previous = last.find(receiver);
             if (previous != last.end())
             {
                 if (!(previous->second.order < order))
@@ -504,7 +601,7 @@ CheckRun(const std::string& runDir)
                     ++indegree[scattering];
                 }
             }
-            last[dst] = {order, key, scattering};
+            last[receiver] = {order, key, scattering};
         }
     }
 
@@ -554,7 +651,7 @@ CheckRun(const std::string& runDir)
         {
             // Delivery goes in (ts, sender, sequence) order once the commit barrier passes: a
             // live receiver that delivered anything after this message owed it first.
-            auto after = last.find(message.dst);
+            auto after = last.find(receiverOf(message));
             if (after != last.end() &&
                 std::make_tuple(message.ts, key >> 32, key & 0xFFFFFFFFu) < after->second.order)
             {
@@ -569,7 +666,7 @@ CheckRun(const std::string& runDir)
         }
         if (reliable && deliveredPerScattering.count(ScatteringKey(key >> 32, message.ts)))
         {
-            auto after = last.find(message.dst);
+            auto after = last.find(receiverOf(message));
             if (after != last.end() &&
                 std::make_tuple(message.ts, key >> 32, key & 0xFFFFFFFFu) < after->second.order)
             {
@@ -623,7 +720,7 @@ CheckRun(const std::string& runDir)
                          fmt::format("{} delivered scatterings reached all their live "
                                      "receivers, or the others had delivered nothing after them "
                                      "yet ({} processes failed)",
-                                     deliveredPerScattering.size(), failedAt.size()));
+                                     deliveredPerScattering.size(), identities.Failures()));
         findings.Checked("no recalled delivery",
                          fmt::format("none of the {} recalled scatterings, nor any message at or "
                                      "above its failed sender's failure timestamp, was delivered",

@@ -140,6 +140,10 @@ OnePipeEndpoint::ReliableSend(const std::vector<Outgoing>& scattering)
     {
         throw std::logic_error("OnePipeEndpoint::ReliableSend needs service \"reliable\"");
     }
+    if (m_declaredFailed || m_joining)
+    {
+        return; // the process is failed until it has rejoined
+    }
     // A destination the controller announced failed is left out, as the application's
     // process-failure callback would stop sending to it.
     const auto failed = [this](const Outgoing& message) {
@@ -177,8 +181,15 @@ OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64
     const uint32_t perFragment =
         m_host->Config().maxPayload - Header::kBytes - MessageHeader::kBytes;
     // One timestamp for the whole scattering, at or above the clock, so above every commit
-    // barrier this host has announced.
+    // barrier this host has announced, and above the process's previous one: (sender, ts)
+    // names a scattering (recalls and the checker's atomicity go by it), and two sends whose
+    // CPU cost ends at once would read the same clock.
+    if (m_host->Timestamp() <= m_lastScatteringTs)
+    {
+        m_host->Clock().AdvanceTo(m_lastScatteringTs + 1);
+    }
     const uint64_t ts = m_host->Timestamp();
+    m_lastScatteringTs = ts;
     m_prepare->BeginScattering(ts);
     for (const Outgoing& message : scattering)
     {
@@ -557,6 +568,10 @@ OnePipeEndpoint::Complete(uint32_t src, uint64_t ts, uint32_t sequence, uint32_t
 void
 OnePipeEndpoint::DeliverBelow(uint64_t barrier)
 {
+    if (m_declaredFailed)
+    {
+        return; // held for recovery
+    }
     while (!m_ready.empty() && m_ready.front().ts < barrier)
     {
         Deliver(PopReady(), barrier);
@@ -723,22 +738,115 @@ OnePipeEndpoint::DropReady(Predicate drop)
 }
 
 void
-OnePipeEndpoint::SetFailureHandling(ControllerMode mode, Completion completion)
+OnePipeEndpoint::SetFailureHandling(ControllerMode mode, Completion completion, RecallSink recalls)
 {
     m_controllerMode = mode;
     m_completion = std::move(completion);
+    m_recallSink = std::move(recalls);
+}
+
+void
+OnePipeEndpoint::DeclaredFailed()
+{
+    if (!m_prepare || m_declaredFailed)
+    {
+        return;
+    }
+    // The old identity's scatterings are void: the others discard what it sent at or above
+    // its failure timestamp and hold the rest; nothing more goes out (a cut-off process
+    // would otherwise retransmit to every receiver until the run ends).
+    m_declaredFailed = true;
+    m_retransmittedBefore += m_prepare->Retransmitted();
+    m_prepare = std::make_unique<PrepareChannels>(
+        [this](uint32_t dst) { return PrepareHooks(dst); }, m_host->Config().retransmitPs);
+    m_noticePending = false;
+    m_notice.clear();
+    m_host->CommitMayAdvance();
+}
+
+OnePipeEndpoint::Rejoin
+OnePipeEndpoint::Recover(const RecoveryNotice& notice)
+{
+    for (const ProcessFailure& failure : notice.failuresSince)
+    {
+        const uint32_t process = failure.process;
+        const uint64_t ts = failure.ts;
+        DropReady([process, ts](const Ready& message) {
+            return message.src == process && message.ts >= ts;
+        });
+    }
+    if (m_controllerMode != ControllerMode::SkipRecoveryRecalls)
+    {
+        for (const UndeliveredRecall& recall : notice.recalls)
+        {
+            DropReady([&recall](const Ready& message) {
+                return message.src == recall.src && message.sequence == recall.sequence;
+            });
+        }
+    }
+    // What is left the others delivered (or will): deliver it in timestamp order. No barrier
+    // releases it; the trace's barrier column reads the maximum.
+    m_partial.clear();
+    m_declaredFailed = false;
+    while (!m_ready.empty())
+    {
+        Deliver(PopReady(), kTimestampMask);
+    }
+    // The new identity: sends to the processes failed now are left out, and their late
+    // prepares discarded, as for any correct process.
+    std::fill(m_failedFrom.begin(), m_failedFrom.end(), PrepareChannels::kNone);
+    for (const ProcessFailure& failure : notice.failedNow)
+    {
+        m_failedFrom[failure.process] = failure.ts;
+    }
+    for (uint32_t process : m_rejoinedMeanwhile)
+    {
+        m_failedFrom[process] = PrepareChannels::kNone;
+    }
+    m_rejoinedMeanwhile.clear();
+    // It sends again once every other process knows the new identity (Admitted): one that
+    // did not yet would discard its prepares as the failed identity's, and ACK them.
+    m_joining = true;
+    const Rejoin rejoin{m_host->Timestamp(), !m_crashed};
+    m_crashed = false;
+    return rejoin;
+}
+
+void
+OnePipeEndpoint::Admitted()
+{
+    m_joining = false;
+}
+
+void
+OnePipeEndpoint::PeerRejoined(uint32_t process)
+{
+    if (!m_prepare)
+    {
+        return;
+    }
+    m_failedFrom[process] = PrepareChannels::kNone;
+    if (m_declaredFailed)
+    {
+        m_rejoinedMeanwhile.push_back(process); // its recovery notice may predate this
+    }
 }
 
 void
 OnePipeEndpoint::ProcessFailures(uint64_t epoch, const std::vector<ProcessFailure>& failures)
 {
-    if (!Host().IsUp() || !m_prepare)
+    if (!Host().IsUp() || !m_prepare || m_declaredFailed)
     {
         return; // a crashed process is failed itself; the controller learns it from a report
     }
+    // All of the notice's failures first: a recall to a co-receiver failed in the same notice
+    // is kept by the controller, not sent on a channel about to be dropped.
     for (const ProcessFailure& failure : failures)
     {
         m_failedFrom[failure.process] = failure.ts;
+    }
+    for (const ProcessFailure& failure : failures)
+    {
         // Discard: nothing of the failed process at or above its failure timestamp was
         // delivered anywhere (the commit barrier is frozen below it until Resume).
         if (m_controllerMode != ControllerMode::SkipDiscard)
@@ -755,6 +863,12 @@ OnePipeEndpoint::ProcessFailures(uint64_t epoch, const std::vector<ProcessFailur
     {
         m_host->CommitMayAdvance();
     }
+    if (!m_kept.empty() && m_recallSink)
+    {
+        // One message, ahead of the completion on the management network.
+        m_recallSink(m_processId, std::move(m_kept));
+    }
+    m_kept.clear();
     m_notice.insert(m_notice.end(), failures.begin(), failures.end());
     m_noticeEpoch = epoch;
     m_noticePending = true;
@@ -772,11 +886,19 @@ OnePipeEndpoint::RecallFrom(uint32_t failed)
         for (const PrepareChannels::Message& message : m_prepare->MessagesOf(scattering))
         {
             ReportFailure(message.sequence, message.dst, ts, FailureReason::Recalled);
-            // The other live receivers drop it; a failed one is covered by its own notice.
-            if (m_controllerMode != ControllerMode::SkipRecall &&
-                m_failedFrom[message.dst] == PrepareChannels::kNone)
+            if (m_controllerMode == ControllerMode::SkipRecall)
+            {
+                continue;
+            }
+            // The live receivers drop it; for a failed one (it may hold the message, its ACK
+            // lost) the controller keeps the recall until it recovers.
+            if (m_failedFrom[message.dst] == PrepareChannels::kNone)
             {
                 m_prepare->Recall(scattering, message);
+            }
+            else
+            {
+                m_kept.push_back(UndeliveredRecall{message.dst, m_processId, message.sequence});
             }
         }
     }
@@ -811,6 +933,9 @@ OnePipeEndpoint::CompleteIfRecalled()
 void
 OnePipeEndpoint::DoCrash()
 {
+    // A crash loses the receive buffer: the process rejoins with nothing to recover.
+    m_crashed = true;
+    DeclaredFailed();
     m_ready.clear();
     m_partial.clear();
     for (PendingAcks& pending : m_pendingAcks)
@@ -833,6 +958,7 @@ OnePipeEndpoint::DoDispose()
     m_onSendFailure = nullptr;
     m_onProcessFailure = nullptr;
     m_completion = nullptr;
+    m_recallSink = nullptr;
     m_prepare.reset();
     m_peers = nullptr;
     m_host = nullptr;

@@ -80,6 +80,15 @@ class OnePipeEndpoint : public Endpoint
     using ProcessFailureCallback = std::function<void(uint32_t process, uint64_t ts)>;
     /// Sends the controller a completion (M10) for failure notice `epoch`.
     using Completion = std::function<void(uint32_t process, uint64_t epoch)>;
+    /// Sends the controller the recalls whose receivers had failed, of one failure notice.
+    using RecallSink = std::function<void(uint32_t process, std::vector<UndeliveredRecall> recalls)>;
+    /// A recovered process's new identity: its first timestamp, and whether the old identity
+    /// kept its receive buffer (a host that crashed lost it).
+    struct Rejoin
+    {
+        uint64_t ts;
+        bool keptBuffer;
+    };
 
     static ns3::TypeId GetTypeId();
 
@@ -115,10 +124,22 @@ class OnePipeEndpoint : public Endpoint
     uint64_t GetTimestamp() { return m_host->Timestamp(); }
 
     /// Reliable service: how this process answers the controller.
-    void SetFailureHandling(ControllerMode mode, Completion completion);
+    void SetFailureHandling(ControllerMode mode, Completion completion, RecallSink recalls);
     /// The controller's failure broadcast (M7): Discard, Recall, then, once every recall is
     /// ACKed, Callback and a completion for `epoch`.
     void ProcessFailures(uint64_t epoch, const std::vector<ProcessFailure>& failures);
+    /// The controller declared this process failed (or its host crashed): its old identity
+    /// stops sending (the prepare channels close, their scatterings are void), and it holds
+    /// what it received until it recovers.
+    void DeclaredFailed();
+    /// Receiver recovery (paper 5.2): drops the buffered messages recalled or from senders
+    /// that failed at or below their timestamp, delivers the rest in timestamp order, and
+    /// joins again as a new identity.
+    Rejoin Recover(const RecoveryNotice& notice);
+    /// Process `process` rejoined as a new identity: it may be sent to again.
+    void PeerRejoined(uint32_t process);
+    /// Every other process knows this one's new identity: it may send again.
+    void Admitted();
 
     uint32_t ProcessId() const { return m_processId; }
     /// Called by OnePipeHost when the barrier it delivers on (best-effort or commit) advances.
@@ -129,7 +150,10 @@ class OnePipeEndpoint : public Endpoint
     {
         return m_prepare ? m_prepare->OldestUnacked() : PrepareChannels::kNone;
     }
-    uint64_t PrepareRetransmissions() const { return m_prepare ? m_prepare->Retransmitted() : 0; }
+    uint64_t PrepareRetransmissions() const
+    {
+        return m_retransmittedBefore + (m_prepare ? m_prepare->Retransmitted() : 0);
+    }
     size_t Buffered() const { return m_ready.size() + m_partial.size(); }
 
   private:
@@ -237,6 +261,20 @@ class OnePipeEndpoint : public Endpoint
     ProcessFailureCallback m_onProcessFailure;
     ControllerMode m_controllerMode = ControllerMode::Full;
     Completion m_completion;
+    RecallSink m_recallSink;
+    /// Declared failed (or crashed) and not yet recovered: nothing is sent or delivered.
+    bool m_declaredFailed = false;
+    bool m_crashed = false;
+    /// The current notice's recalls for failed receivers, sent with its completion.
+    std::vector<UndeliveredRecall> m_kept;
+    /// Recovered, and not yet Admitted.
+    bool m_joining = false;
+    /// The timestamp of the last reliable scattering.
+    uint64_t m_lastScatteringTs = 0;
+    /// Processes that rejoined while this one was failed.
+    std::vector<uint32_t> m_rejoinedMeanwhile;
+    /// Retransmissions of the prepare channels an earlier identity had.
+    uint64_t m_retransmittedBefore = 0;
     /// Per process: the failure timestamp the controller announced, or kNone.
     std::vector<uint64_t> m_failedFrom;
     /// The latest failure notice, until its completion is sent.

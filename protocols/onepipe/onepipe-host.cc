@@ -13,6 +13,12 @@
 namespace incsim::onepipe
 {
 
+namespace
+{
+/// Beacon intervals after a join beyond which the next join starts a new return.
+constexpr int64_t kJoinMemoryIntervals = 10;
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(OnePipeHost);
 
 ns3::TypeId
@@ -174,10 +180,44 @@ OnePipeHost::ReceiveBeacon(const Frame& frame)
         return;
     }
     const Header header = Header::Read(frame.data + kEthernetHeaderBytes);
+    if (header.flags & kFlagJoin)
+    {
+        Join(header.messageTs);
+    }
     ObserveBarrier(header.barrier);
     if (m_config.reliable)
     {
         ObserveCommit(header.commitBarrier);
+    }
+}
+
+void
+OnePipeHost::Join(uint64_t ts)
+{
+    // The switch's high-water mark moves on while this host's next beacon travels to it (and
+    // the join may come from a switch further up), so the clock goes a margin above the join
+    // timestamp: one beacon interval at first, doubled whenever a join overtakes the clock
+    // the last one set (the margin was short of the round trip). A join long after the last
+    // one (another return) starts over.
+    const int64_t interval = m_config.beaconIntervalNs;
+    if (m_joinedAt == 0 || NowPs() - m_lastJoinPs > kJoinMemoryIntervals * interval * kPsPerNs)
+    {
+        m_joinMarginNs = interval;
+        m_joinedAt = 0;
+    }
+    m_lastJoinPs = NowPs();
+    if (m_joinedAt != 0)
+    {
+        if (ts < m_joinedAt)
+        {
+            return; // the clock is above it; its next beacon is on the way
+        }
+        m_joinMarginNs *= 2;
+    }
+    m_joinedAt = ts + static_cast<uint64_t>(m_joinMarginNs);
+    if (m_clock.Join(m_joinedAt))
+    {
+        ++m_stats->clockJoins;
     }
 }
 

@@ -104,6 +104,8 @@ class OnePipeHost : public ns3::Object
     void WaitForBeaconTime();
     void SendBeacon();
     void ReceiveBeacon(const Frame& frame);
+    /// A join beacon: the switch has this host's port out until its barrier passes `ts`.
+    void Join(uint64_t ts);
     /// Sends a beacon now carrying the current barriers; false if the NIC refused it.
     bool SendBeaconNow();
     void SendCommit();
@@ -121,6 +123,11 @@ class OnePipeHost : public ns3::Object
     ns3::EventId m_commitEvent;
     uint64_t m_beaconsSent = 0;
     uint64_t m_nextBeaconTs = 0; ///< the round time of the next beacon, on the timestamp clock
+    /// Rejoining: how far above a join timestamp the clock goes, where the last join put it
+    /// (0: never out), and when.
+    int64_t m_joinMarginNs = 0;
+    uint64_t m_joinedAt = 0;
+    int64_t m_lastJoinPs = 0;
     std::vector<OnePipeEndpoint*> m_processes;
     ns3::EventId m_beaconEvent;
 };

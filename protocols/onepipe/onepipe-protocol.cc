@@ -36,6 +36,48 @@ static_assert(contract::MyIngress::live_ports::kWidth == kProgramPorts &&
 /// A beacon on the wire: a minimum-size frame plus preamble, FCS and gap.
 constexpr double kBeaconWireBytes = kMinFrameBytes + kWireOverheadBytes;
 
+/// Every port of `device` that has a neighbour.
+uint32_t
+ConnectedPorts(const SwitchDevice& device)
+{
+    uint32_t connected = 0;
+    for (uint32_t port = 0; port < device.NumPorts(); ++port)
+    {
+        connected |= 1u << port;
+    }
+    return connected;
+}
+
+/// A switch that recovers lost its registers: its control plane writes them as at start (the
+/// barrier inputs, a silent host's port excepted, and each port's group) and marks the inputs
+/// just heard, so that every neighbour counts until it proves silent (a switch that admitted
+/// ports one by one would stamp its hosts' barriers first and block its up ports). Commit
+/// inputs are the failure detector's to re-admit.
+void
+RestoreLivePorts(SwitchDevice* device, uint32_t silentPorts,
+                 const std::vector<uint32_t>* portGroups, bool up)
+{
+    if (!up)
+    {
+        return;
+    }
+    p4rt::ControlPlane& control = dynamic_cast<P4Pipeline*>(device->GetPipeline())->Control();
+    control.WriteRegister(contract::MyIngress::live_ports::kName, 0,
+                          p4rt::BitString(ConnectedPorts(*device) & ~silentPorts));
+    for (uint32_t port = 0; port < portGroups->size(); ++port)
+    {
+        control.WriteRegister(contract::MyIngress::port_group::kName, port,
+                              p4rt::BitString((*portGroups)[port]));
+    }
+    // Heard now (in the pipeline's microseconds), or the next tick would time them all out.
+    const uint64_t nowUs = static_cast<uint64_t>(NowPs() / (1000 * kPsPerNs));
+    for (uint32_t port = 0; port < device->NumPorts(); ++port)
+    {
+        control.WriteRegister(contract::MyIngress::last_seen_us::kName, port,
+                              p4rt::BitString(nowUs));
+    }
+}
+
 /// The baseline an ordering installs; none for 1Pipe and the unordered baseline.
 std::optional<Baseline>
 BaselineOf(Ordering ordering)
@@ -88,7 +130,9 @@ ControllerModeChoices()
 {
     static const Choices<ControllerMode> choices{{"full", ControllerMode::Full},
                                                  {"skip-discard", ControllerMode::SkipDiscard},
-                                                 {"skip-recall", ControllerMode::SkipRecall}};
+                                                 {"skip-recall", ControllerMode::SkipRecall},
+                                                 {"skip-recovery-recalls",
+                                                  ControllerMode::SkipRecoveryRecalls}};
     return choices;
 }
 
@@ -198,8 +242,7 @@ OnePipeProtocol::ParamsSpec()
                "Table 1's service for every process: best-effort (delivery on the best-effort "
                "barrier, losses reported to the sender) or reliable (paper 5.1: prepare with "
                "ACKs and retransmission, delivery on the commit barrier, failures handled by "
-               "the controller; needs ordering \"total\", and no link_up or node_recover "
-               "faults until rejoining is built)",
+               "the controller; needs ordering \"total\")",
                "best-effort")
         .Field("retransmit_timeout", Spec::Duration().Min(1),
                "reliable: a prepare segment not ACKed after this is sent again (go-back-N)",
@@ -230,7 +273,9 @@ OnePipeProtocol::ParamsSpec()
                "3us")
         .Field("controller_mode", Spec::Enum(ControllerModeChoices()),
                "reliable: how processes answer a failure notice; \"skip-discard\" and "
-               "\"skip-recall\" leave out that step: the checker's negative controls",
+               "\"skip-recall\" leave out that step, \"skip-recovery-recalls\" has a "
+               "recovering process ignore the recalls kept for it: the checker's negative "
+               "controls",
                "full")
         .Field("receive_loss", Spec::Number().Min(0).Below(1),
                "probability that lib1pipe drops a 1Pipe packet it receives (data, ACK, "
@@ -292,11 +337,10 @@ OnePipeProtocol::ConfigureSwitch(P4Pipeline& pipeline, SwitchDevice& device,
                               {configure::priority::kName, p4rt::BitString(m_config.priority)},
                               {configure::mode::kName, p4rt::BitString(mode)}});
     std::vector<p4rt::Replica> replicas;
-    uint32_t connected = 0;
+    const uint32_t connected = ConnectedPorts(device);
     for (uint32_t port = 0; port < device.NumPorts(); ++port)
     {
         replicas.push_back(p4rt::Replica{port, 0});
-        connected |= 1u << port;
     }
     control.SetMulticastGroup(contract::ALL_PORTS_GROUP, std::move(replicas));
     const uint32_t inputs = connected & ~silentPorts;
@@ -325,6 +369,11 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
             m_generators.push_back(
                 std::make_unique<BeaconGenerator>(*device, m_config.beaconIntervalNs));
             m_generators.back()->Start();
+            m_portGroups.push_back(portGroups[device->NodeId()]);
+            device->TraceConnectWithoutContext(
+                "State", ns3::MakeBoundCallback(&RestoreLivePorts, PeekPointer(device),
+                                                silentPorts[device->NodeId()],
+                                                &m_portGroups.back()));
         }
         return;
     }
@@ -502,18 +551,16 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
 
     if (m_config.ordered)
     {
-        const std::vector<uint32_t> upPorts =
-            UpPortMasks(world.GetTopology(), world.Routes(), kProgramPorts);
+        m_upPorts = UpPortMasks(world.GetTopology(), world.Routes(), kProgramPorts);
         const std::vector<std::vector<uint32_t>> portGroups =
-            PortGroups(world.GetTopology(), world.Routes(), upPorts);
+            PortGroups(world.GetTopology(), world.Routes(), m_upPorts);
         world.SetPipelineFactory(world.ProgramPipelineFactory(
             params.String("program"), params.Path() + "/program",
-            [this, upPorts, portGroups, silentPorts](P4Pipeline& pipeline,
-                                                     SwitchDevice& device) {
-                ConfigureSwitch(pipeline, device, upPorts[device.NodeId()],
+            [this, portGroups, silentPorts](P4Pipeline& pipeline, SwitchDevice& device) {
+                ConfigureSwitch(pipeline, device, m_upPorts[device.NodeId()],
                                 portGroups[device.NodeId()], silentPorts[device.NodeId()]);
             }));
-        InstallBeaconSources(world, params, upPorts, portGroups, silentPorts);
+        InstallBeaconSources(world, params, m_upPorts, portGroups, silentPorts);
     }
 
     m_durationPs = world.DurationPs();
@@ -646,9 +693,12 @@ OnePipeProtocol::InstallFailureHandling(World& world, const ParamView& params,
     FailureController* controller = m_controller.get();
     for (const auto& process : m_processes)
     {
-        process->SetFailureHandling(mode, [controller](uint32_t id, uint64_t epoch) {
-            controller->SendCompletion(id, epoch);
-        });
+        process->SetFailureHandling(
+            mode,
+            [controller](uint32_t id, uint64_t epoch) { controller->SendCompletion(id, epoch); },
+            [controller](uint32_t id, std::vector<UndeliveredRecall> recalls) {
+                controller->SendUndeliveredRecalls(id, std::move(recalls));
+            });
     }
     const int64_t intervalPs = m_config.beaconIntervalNs * kPsPerNs;
     const auto& switches = world.Switches();
@@ -658,7 +708,8 @@ OnePipeProtocol::InstallFailureHandling(World& world, const ParamView& params,
         CommitInputs* inputs = nullptr;
         if (m_incarnation == Incarnation::Chip)
         {
-            m_chipInputs.push_back(std::make_unique<ChipCommitInputs>(device));
+            m_chipInputs.push_back(
+                std::make_unique<ChipCommitInputs>(device, m_upPorts[device.NodeId()]));
             inputs = m_chipInputs.back().get();
         }
         else
@@ -666,12 +717,28 @@ OnePipeProtocol::InstallFailureHandling(World& world, const ParamView& params,
             inputs = m_processors[i].get();
         }
         m_controller->AddSwitch(device.NodeId(), *inputs);
-        m_detectors.push_back(std::make_unique<FailureDetector>(
-            device, *inputs, intervalPs, [controller](uint32_t node, uint32_t port, uint64_t c) {
-                controller->SendReport(node, port, c);
-            }));
+        FailureDetector::Callbacks callbacks;
+        callbacks.report = [controller](uint32_t node, uint32_t port, uint64_t commit) {
+            controller->SendReport(node, port, commit);
+        };
+        callbacks.repaired = [controller](uint32_t node, uint32_t port, bool) {
+            controller->SendRepair(node, port);
+        };
+        callbacks.readmission = [controller](uint32_t node, uint32_t port, bool done) {
+            controller->SendReadmission(node, port, done);
+        };
+        m_detectors.push_back(
+            std::make_unique<FailureDetector>(device, *inputs, intervalPs, std::move(callbacks)));
         m_detectors.back()->Start();
     }
+    std::vector<FailureDetector*> byNode(world.GetTopology().NumNodes(), nullptr);
+    for (size_t i = 0; i < switches.size(); ++i)
+    {
+        byNode[switches[i]->NodeId()] = m_detectors[i].get();
+    }
+    m_controller->SetReadmit([byNode](uint32_t node, uint32_t port) {
+        byNode[node]->Readmit(port);
+    });
 }
 
 void
@@ -685,8 +752,8 @@ OnePipeProtocol::CheckReliableSetup(const Scenario& scenario, const ParamView& p
                                            "\"total\", not \"{}\"",
                                            params.String("ordering")));
     }
-    // The controller handles components going down. Coming back needs receiver recovery and
-    // re-admission (not built), and the single controller instance must not fail.
+    // The controller handles components going down and coming back (receiver recovery and
+    // rejoin); the single controller instance must not fail.
     const std::string& controller = topology.Node(controllerNode).name;
     auto touchesController = [&](const std::string& name) {
         const std::optional<uint32_t> node = topology.FindNode(name);
@@ -697,14 +764,6 @@ OnePipeProtocol::CheckReliableSetup(const Scenario& scenario, const ParamView& p
     {
         const ParamView fault = faults.At(i);
         const FaultAction action = fault.Choice("action", FaultActionChoices());
-        if (action == FaultAction::LinkUp || action == FaultAction::NodeRecover)
-        {
-            fault.Fail("action", fmt::format("\"{}\": reliable 1Pipe does not re-admit a "
-                                             "returning component yet (receiver recovery and "
-                                             "rejoin, docs/onepipe.md \"Failure handling\"); "
-                                             "use link_down, node_crash or loss_rate",
-                                             fault.String("action")));
-        }
         if (action == FaultAction::NodeCrash && touchesController(fault.String("node")))
         {
             fault.Fail("node", fmt::format("\"{}\" is the failure-handling controller's host "
@@ -822,10 +881,12 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
          processes == 0 ? 0.0 : throughput / static_cast<double>(processes)},
         {"goodput_gbps", throughput * m_messageBytes * 8 / 1e9},
         {"clock_raises", m_stats.clockRaises},
+        {"clock_joins", m_stats.clockJoins},
         {"prepare_retransmissions", PrepareRetransmissions()},
         {"commit_messages", m_stats.commitMessages},
         {"controller_failed_processes", m_controller ? m_controller->FailedProcesses() : 0},
         {"controller_epochs", m_controller ? m_controller->Epochs() : 0},
+        {"controller_rejoins", m_controller ? m_controller->Rejoins() : 0},
         {"controller_messages", m_controller ? m_controller->Messages() : 0},
         {"controller_cpu_us", m_controller ? m_controller->BusyPs() / 1e6 : 0.0},
         {"host_beacons", m_stats.hostBeacons},

@@ -13,6 +13,7 @@
 
 #include <ns3/ptr.h>
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -143,6 +144,11 @@ class OnePipeProtocol : public Protocol
     std::unique_ptr<BaselineInstaller> m_baselines;
     std::unique_ptr<FailureController> m_controller;
     std::vector<std::unique_ptr<ChipCommitInputs>> m_chipInputs;
+    /// Per node, the ports towards a switch of the same or a higher tier.
+    std::vector<uint32_t> m_upPorts;
+    /// Chip incarnation: each switch's port groups, which its control plane writes again when
+    /// it recovers (a deque: the recovery callbacks point into it).
+    std::deque<std::vector<uint32_t>> m_portGroups;
     std::vector<std::unique_ptr<FailureDetector>> m_detectors;
     World* m_world = nullptr;
 };

@@ -89,10 +89,17 @@ ControllerTrace()
           "barrier from it), `failed` (Determine declared `process` failed with failure "
           "timestamp `ts`: its messages below `ts` are delivered, none at or above), "
           "`broadcast` (epoch `ts` sent to every correct process), `resume` (`node` removes "
-          "`port` from its commit inputs)."},
-         {"node", "string", "The switch (report, resume), else empty."},
-         {"port", "int", "Its port (report, resume), else -1."},
-         {"process", "int", "The failed process (failed), else -1."},
+          "`port` from its commit inputs), `recall_kept` (`process` sent the recalls for "
+          "failed receivers of one failure notice, `ts` of them, kept for their recovery), `repair` (`node`'s reported `port` "
+          "is live again), `readmitted` (`node` counts `port` in its commit barrier again), "
+          "`recover` (`process`, connected again, starts receiver recovery), `recovered` (its "
+          "old identity kept its receive buffer and delivered what was left of it: messages to "
+          "it are owed), `rejoined` (`process` joined again as a new identity whose first "
+          "timestamp is `ts`; the checker names it `process@ts`)."},
+         {"node", "string", "The switch (report, resume, repair, readmitted), else empty."},
+         {"port", "int", "Its port (report, resume, repair, readmitted), else -1."},
+         {"process", "int",
+          "The process (failed, recall_kept, recover, recovered, rejoined), else -1."},
          {"ts", "uint64", "See `event`."}}};
     return trace;
 }

@@ -41,6 +41,9 @@ enum class Opcode : uint8_t
 };
 
 constexpr uint8_t kFlagEndOfMessage = contract::FLAG_END_OF_MESSAGE;
+/// A switch's beacon to a port that is out (docs/onepipe.md, "Rejoining"): the message
+/// timestamp is the barrier the port must pass to be admitted again.
+constexpr uint8_t kFlagJoin = contract::FLAG_JOIN;
 
 /// Section 6.1 of the paper: 24 bytes.
 struct Header

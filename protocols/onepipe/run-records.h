@@ -37,6 +37,8 @@ struct Stats
     uint64_t receiveDrops = 0;
     /// A host's clock was behind a barrier it received and jumped to it (Lamport's rule).
     uint64_t clockRaises = 0;
+    /// A host whose switch port was out took a join timestamp from the switch (rejoining).
+    uint64_t clockJoins = 0;
     /// Reliable service: commit messages hosts sent when their commit barrier advanced.
     uint64_t commitMessages = 0;
     std::vector<int64_t> latenciesPs;

@@ -46,7 +46,7 @@ TimestampClock::Now()
     uint64_t value;
     if (!m_logical)
     {
-        value = static_cast<uint64_t>(std::max<int64_t>(local, 0));
+        value = static_cast<uint64_t>(std::max<int64_t>(local + m_joinOffsetNs, 0));
     }
     else
     {
@@ -73,6 +73,22 @@ TimestampClock::AdvanceTo(uint64_t floor)
     return true;
 }
 
+bool
+TimestampClock::Join(uint64_t ts)
+{
+    if (Now() >= ts)
+    {
+        return false;
+    }
+    if (m_logical)
+    {
+        return AdvanceTo(ts);
+    }
+    m_joinOffsetNs = static_cast<int64_t>(ts) - m_clock->NowNs();
+    m_last = ts;
+    return true;
+}
+
 int64_t
 TimestampClock::LocalNsUntil(uint64_t target)
 {
@@ -84,7 +100,7 @@ TimestampClock::LocalNsUntil(uint64_t target)
     if (!m_logical)
     {
         // A physical clock raised to a barrier stands still until the oscillator catches up.
-        return std::max<int64_t>(1, static_cast<int64_t>(target) - local);
+        return std::max<int64_t>(1, static_cast<int64_t>(target) - local - m_joinOffsetNs);
     }
     const double remaining = static_cast<double>(target) - LogicalAt(local);
     double localNs = remaining;

@@ -40,6 +40,10 @@ class TimestampClock
     /// From now on the clock reads at least `floor` (a logical clock jumps there and runs on).
     /// Returns whether that moved the clock.
     bool AdvanceTo(uint64_t floor);
+    /// The join of the total-order-scattering abstract: from now on the clock reads at least
+    /// `ts` and runs on from there at its rate (a physical clock keeps the jump as an offset
+    /// to its oscillator). Returns whether that moved the clock.
+    bool Join(uint64_t ts);
     /// Local ns until the clock reads `target` at its current rate (0 if it already does).
     int64_t LocalNsUntil(uint64_t target);
     /// Logical clocks only; ignored by a physical clock.
@@ -63,6 +67,8 @@ class TimestampClock
     int64_t m_slewEndLocalNs = 0;
     bool m_started = false;
     uint64_t m_last = 0;
+    /// Physical: what joins added to the local clock.
+    int64_t m_joinOffsetNs = 0;
 };
 
 } // namespace incsim::onepipe
