@@ -306,3 +306,33 @@ TEST_CASE("onepipe_tpcc refuses setups it cannot run, naming the JSON path",
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"workload.measure_from=200us"}),
                       Catch::Contains("/workload/measure_from"));
 }
+
+TEST_CASE("onepipe apps run on the testbed's one calibration, non-blocking as the paper's",
+          "[onepipe][apps][calibration]")
+{
+    // Issue 19: one calibration for every testbed figure (docs/onepipe.md, "Calibration").
+    // The apps' scenarios once kept 1 us links and 4 cores, and then the topology generator's
+    // 4:1 default: at 32 processes the ToR uplinks saturated and Fig. 14a's 1Pipe stopped
+    // growing (docs/onepipe-apps.md, "Fig. 14"). The paper's testbed has no oversubscription.
+    const auto read = [](const char* name) {
+        return nlohmann::json::parse(
+            ReadFile(std::string(INCSIM_SOURCE_DIR) + "/scenarios/onepipe/" + name));
+    };
+    const nlohmann::json testbed = read("testbed-microbench.json");
+    for (const char* name : {"kvs-testbed.json", "tpcc-testbed.json"})
+    {
+        INFO(name);
+        const nlohmann::json app = read(name);
+        CHECK(app.at("topology").at("generator") == testbed.at("topology").at("generator"));
+        CHECK(app.at("topology").at("params").at("oversubscription") == 1);
+        CHECK(app.at("links") == testbed.at("links"));
+        CHECK(app.at("switch").at("pipeline_delay") == testbed.at("switch").at("pipeline_delay"));
+        CHECK(app.at("hosts") == testbed.at("hosts"));
+        CHECK(app.at("clocks") == testbed.at("clocks"));
+        for (const char* param : {"beacon_interval", "idle_hosts"})
+        {
+            CHECK(app.at("protocol").at("params").at(param) ==
+                  testbed.at("protocol").at("params").at(param));
+        }
+    }
+}
