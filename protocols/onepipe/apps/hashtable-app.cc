@@ -40,13 +40,14 @@ HtPointer(uint32_t shard, uint32_t owner, uint64_t counter)
     return (uint64_t{shard + 1} << kShardShift) | (uint64_t{owner} << kCounterBits) | counter;
 }
 
-HashTableApp::HashTableApp(OnePipeEndpoint& endpoint, uint32_t id, HashTableShared& shared,
-                           Rng rng)
+HashTableApp::HashTableApp(OnePipeEndpoint& endpoint, uint32_t id, bool client, uint32_t index,
+                           HashTableShared& shared, Rng rng)
     : m_endpoint(endpoint),
       m_id(id),
+      m_index(index),
       m_shared(shared),
       m_rng(rng),
-      m_client(id < shared.config.clients)
+      m_client(client)
 {
     const HashTableConfig& config = m_shared.config;
     if (m_client)
@@ -55,8 +56,8 @@ HashTableApp::HashTableApp(OnePipeEndpoint& endpoint, uint32_t id, HashTableShar
     }
     else
     {
-        m_shard = (id - config.clients) / config.replicas;
-        m_replica = (id - config.clients) % config.replicas;
+        m_shard = index / config.replicas;
+        m_replica = index % config.replicas;
         m_heads.assign(config.bucketsPerShard, 0);
     }
     m_endpoint.SetReceiveCallback([this](const Delivered& message) { Receive(message); });
@@ -67,6 +68,13 @@ HashTableApp::HashTableApp(OnePipeEndpoint& endpoint, uint32_t id, HashTableShar
 HashTableApp::~HashTableApp()
 {
     m_startEvent.Cancel();
+}
+
+uint32_t
+HashTableApp::InFlight() const
+{
+    return static_cast<uint32_t>(
+        std::count_if(m_window.begin(), m_window.end(), [](const Op& op) { return op.active; }));
 }
 
 uint32_t
@@ -120,7 +128,7 @@ HashTableApp::Next(uint32_t slot)
     op.insert = m_rng.Uniform() < config.insertShare || (!haveRecent && config.preload == 0);
     if (op.insert)
     {
-        op.key = (uint64_t{m_id + 1} << 40) | ++m_nextKey;
+        op.key = (uint64_t{m_index + 1} << 40) | ++m_nextKey;
         op.bucket = HtBucketOf(op.key, uint64_t{config.shards} * config.bucketsPerShard);
         const auto cached = m_headCache.find(op.bucket);
         op.expected = cached == m_headCache.end() ? 0 : cached->second;
@@ -153,7 +161,7 @@ HashTableApp::BeginInsert(uint32_t slot)
     const HashTableConfig& config = m_shared.config;
     Op& op = m_window[slot];
     op.attempt = m_nextAttempt++;
-    op.pointer = HtPointer(HtEntryShardOf(op.key, config.shards), m_id, ++m_nextEntry);
+    op.pointer = HtPointer(HtEntryShardOf(op.key, config.shards), m_index, ++m_nextEntry);
     op.casSeen = false;
     const uint32_t entryShard = HtShardOfPointer(op.pointer);
     const auto bucketShard = static_cast<uint32_t>(op.bucket % config.shards);

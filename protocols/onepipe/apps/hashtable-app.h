@@ -74,6 +74,9 @@ struct HashTableConfig
     int64_t measureFromPs = 0;
     int64_t stopPs = 0;
     bool Measured(int64_t nowPs) const { return nowPs >= measureFromPs && nowPs <= stopPs; }
+    /// Clients and servers alternate over the process ids (else clients come first): puts
+    /// some clients next to some servers, so paths differ in length (the negative control).
+    bool interleaved = false;
 };
 
 /// What the processes share: the configuration, the message table, the checker's registry
@@ -104,9 +107,13 @@ struct HashTableShared
         uint64_t sendFailures = 0;
     } results;
 
+    /// Process ids by role (the placement): clients, then servers by shard * replicas + replica.
+    std::vector<uint32_t> clientProcess;
+    std::vector<uint32_t> serverProcess;
+
     uint32_t Server(uint32_t shard, uint32_t replica) const
     {
-        return config.clients + shard * config.replicas + replica;
+        return serverProcess[shard * config.replicas + replica];
     }
 };
 
@@ -117,7 +124,11 @@ struct HashTableShared
 class HashTableApp
 {
   public:
-    HashTableApp(OnePipeEndpoint& endpoint, uint32_t id, HashTableShared& shared, Rng rng);
+    /// A client (`client` its index) or the server of slot `server` (shard * replicas + replica).
+    HashTableApp(OnePipeEndpoint& endpoint, uint32_t id, bool client, uint32_t index,
+                 HashTableShared& shared, Rng rng);
+    /// Operations a client still had in flight when the run ended (liveness).
+    uint32_t InFlight() const;
     HashTableApp(const HashTableApp&) = delete;
     HashTableApp& operator=(const HashTableApp&) = delete;
     ~HashTableApp();
@@ -184,6 +195,7 @@ class HashTableApp
 
     OnePipeEndpoint& m_endpoint;
     uint32_t m_id;
+    uint32_t m_index; ///< the client's index, or the server's slot
     HashTableShared& m_shared;
     Rng m_rng;
     bool m_client;

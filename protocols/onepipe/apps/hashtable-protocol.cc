@@ -27,6 +27,14 @@ SystemChoices()
     return choices;
 }
 
+/// /protocol/params/placement: true when interleaved.
+const Choices<bool>&
+PlacementChoices()
+{
+    static const Choices<bool> choices{{"clients-first", false}, {"interleaved", true}};
+    return choices;
+}
+
 /// /protocol/params/lookups: true when every replica serves lookups.
 const Choices<bool>&
 LookupChoices()
@@ -54,7 +62,12 @@ HashTableProtocol::ParamsSpec()
                        "which replicas serve lookups (default: all-replicas for 1pipe, leader "
                        "for the baseline)")
         .Field("clients", Spec::Integer().Min(1).Max(65535),
-               "processes 0..clients-1 are clients; the servers follow", 16)
+               "client processes (see placement)", 16)
+        .Field("placement", Spec::Enum(PlacementChoices()),
+               "clients-first: processes 0..clients-1 are the clients, the servers follow; "
+               "interleaved: clients and servers alternate over the process ids (some "
+               "clients next to some servers, so paths differ in length)",
+               "clients-first")
         .Field("shards", Spec::Integer().Min(1).Max(65535), "shards of the table", 16)
         .Field("replicas", Spec::Integer().Min(1).Max(16),
                "replicas of each shard, on distinct processes (the first is the baseline's "
@@ -129,6 +142,7 @@ HashTableProtocol::Install(World& world, const ParamView& params, const ParamVie
         params.Fail("fence", "system \"1pipe\" has no fence to remove: fence false is the "
                              "baseline's negative control");
     }
+    config.interleaved = params.Choice("placement", PlacementChoices());
     config.readAllReplicas = params.Has("lookups") ? params.Choice("lookups", LookupChoices())
                                                    : onePipe;
     config.clients = static_cast<uint32_t>(params.Int("clients"));
@@ -183,12 +197,40 @@ void
 HashTableProtocol::AttachApplication(World& world, OnePipeEndpoint& process, uint32_t id,
                                      uint32_t /*processes*/)
 {
-    const HashTableConfig& config = m_shared->config;
-    if (id >= config.clients + config.shards * config.replicas)
+    HashTableConfig& config = m_shared->config;
+    const uint32_t servers = config.shards * config.replicas;
+    // The first 2k ids alternate client, server; then the remaining clients, then servers.
+    const uint32_t k = config.interleaved ? std::min(config.clients, servers) : 0;
+    bool client = false;
+    uint32_t index = 0;
+    if (id < 2 * k)
+    {
+        client = id % 2 == 0;
+        index = id / 2;
+    }
+    else if (id - 2 * k < config.clients - k)
+    {
+        client = true;
+        index = id - k;
+    }
+    else
+    {
+        index = id - config.clients;
+    }
+    if (!client && index >= servers)
     {
         return; // a process beyond the table's: idle
     }
-    m_apps.push_back(std::make_unique<HashTableApp>(process, id, *m_shared,
+    if (client)
+    {
+        m_shared->clientProcess.push_back(id);
+    }
+    else
+    {
+        m_shared->serverProcess.resize(servers, 0);
+        m_shared->serverProcess[index] = id;
+    }
+    m_apps.push_back(std::make_unique<HashTableApp>(process, id, client, index, *m_shared,
                                                     world.MakeRng("onepipe_hashtable", id)));
     m_shared->apps.resize(std::max<size_t>(m_shared->apps.size(), id + 1), nullptr);
     m_shared->apps[id] = m_apps.back().get();
@@ -284,6 +326,11 @@ HashTableProtocol::CollectMetrics(nlohmann::json& metrics) const
     uint64_t mismatched = 0;
     uint64_t lost = 0;
     CheckReplicas(mismatched, lost);
+    uint64_t unfinished = 0;
+    for (const auto& app : m_apps)
+    {
+        unfinished += app->InFlight();
+    }
     nlohmann::json insert = {{"operations", r.inserts},
                              {"per_client_ops_per_s", double(r.inserts) * perClient},
                              {"cas_retries", r.casRetries}};
@@ -298,6 +345,7 @@ HashTableProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"insert", insert},
         {"lookup", lookup},
         {"send_failures", r.sendFailures},
+        {"unfinished_operations", unfinished},
         {"checks",
          {{"completed_inserts", m_shared->completed.size()},
           {"checked_lookups", r.checkedLookups},
