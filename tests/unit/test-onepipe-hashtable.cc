@@ -20,16 +20,17 @@ using namespace incsim::test;
 namespace
 {
 std::string
-Scenario()
+HashTableScenario()
 {
     return ReadFile(std::string(INCSIM_SOURCE_DIR) + "/scenarios/onepipe/hashtable-testbed.json");
 }
 
 /// One bucket per shard, lookup-heavy, clients next to servers: inserts race on every bucket
-/// and lookups walk the chains being built.
+/// and lookups walk the chains being built. Clients stop at 130 us; the run goes on to 1 ms so
+/// that contended inserts (CAS retries) settle before the end-of-run checks.
 const std::vector<std::string> kContended = {
     "protocol.params.placement=interleaved", "protocol.params.buckets_per_shard=1",
-    "workload.preload=16", "workload.insert_share=0.2", "duration=400us"};
+    "workload.preload=16", "workload.insert_share=0.2", "duration=1ms"};
 
 const std::vector<std::string> kBaseline = {"protocol.params.system=baseline",
                                             "protocol.params.ordering=none"};
@@ -45,7 +46,7 @@ Run(const TempDir& dir, std::vector<std::vector<std::string>> parts)
     {
         all.insert(all.end(), part.begin(), part.end());
     }
-    RunIn(dir, Scenario(), all);
+    RunIn(dir, HashTableScenario(), all);
     return nlohmann::json::parse(ReadFile(dir.File("metrics.json")))
         .at("onepipe_hashtable")
         .at("hashtable");
@@ -89,7 +90,7 @@ TEST_CASE("onepipe_hashtable: 1Pipe and the fenced baseline pass the checks unde
         TempDir dir;
         const nlohmann::json m =
             Run(dir, {kContended, kThreeReplicas,
-                      {"protocol.params.service=reliable", "links.loss=1e-3", "duration=1ms",
+                      {"protocol.params.service=reliable", "links.loss=1e-3",
                        "workload.insert_share=0.3"}});
         CheckClean(m);
     }
@@ -136,7 +137,7 @@ TEST_CASE("onepipe_hashtable refuses setups it cannot run, naming the JSON path"
 {
     InitIncsim();
     TempDir dir;
-    const std::string scenario = Scenario();
+    const std::string scenario = HashTableScenario();
     // 16 clients + 16 shards x 3 replicas = 64 processes; the testbed at 1 per host has 32.
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.replicas=3"}),
                       Catch::Contains("/protocol/params/replicas") && Catch::Contains("64"));
