@@ -1,6 +1,7 @@
 #ifndef INCSIM_ONEPIPE_APPS_MESSAGE_TABLE_H
 #define INCSIM_ONEPIPE_APPS_MESSAGE_TABLE_H
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
