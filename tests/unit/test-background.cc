@@ -163,7 +163,7 @@ TEST_CASE("1Pipe keeps total order under background flows, which inflate its lat
 }
 
 TEST_CASE("1Pipe's latency rises with every background flow added, in both services",
-          "[background][onepipe]")
+          "[background][onepipe][trend]")
 {
     InitIncsim();
     // Fig. 12a's setting: the non-blocking testbed, 32 processes broadcasting every 20 us from

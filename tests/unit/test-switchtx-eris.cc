@@ -124,7 +124,7 @@ TEST_CASE("Eris skips a transaction every copy of which was lost as a NO-OP ever
     CHECK(Metric(run, "committed") == Metric(run, "attempts"));
 }
 
-TEST_CASE("The software sequencer's one thread caps Eris's throughput", "[switchtx-eris]")
+TEST_CASE("The software sequencer's one thread caps Eris's throughput", "[switchtx-eris][trend]")
 {
     InitIncsim();
     // §5.4: the emulated switch's single thread is the bottleneck. At 4 us of CPU per

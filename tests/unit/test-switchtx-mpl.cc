@@ -218,7 +218,7 @@ CommitsBefore(const RunSummary& run, int64_t beforeNs)
 } // namespace
 
 TEST_CASE("Dynamic MPL grows past the static baseline and holds there under contention",
-          "[switchtx-mpl][checker]")
+          "[switchtx-mpl][checker][trend]")
 {
     InitIncsim();
     const int seed = GENERATE(take(2, random(1, 1000000)));
