@@ -1,6 +1,8 @@
 #include "protocols/onepipe/apps/app-setup.h"
 
 #include "protocols/onepipe/onepipe-protocol.h"
+#include "protocols/onepipe/onepipe-traces.h"
+#include "protocols/txn/txn-history.h"
 #include "sim/core/diagnostics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
@@ -54,6 +56,17 @@ AppProcesses(const World& world, const ParamView& params)
     const auto hosts = params.Has("process_hosts") ? static_cast<unsigned>(params.Int("process_hosts"))
                                                    : static_cast<unsigned>(world.NumHosts());
     return hosts * static_cast<unsigned>(params.Int("processes_per_host"));
+}
+
+std::vector<TraceSchema>
+AppHistoryTraces()
+{
+    std::vector<TraceSchema> traces = OnePipeTraces();
+    for (const TraceSchema& trace : txn::HistoryTraces())
+    {
+        traces.push_back(trace);
+    }
+    return traces;
 }
 
 } // namespace incsim::onepipe::apps

@@ -1,7 +1,10 @@
 #ifndef INCSIM_ONEPIPE_APPS_APP_SETUP_H
 #define INCSIM_ONEPIPE_APPS_APP_SETUP_H
 
+#include "sim/trace/trace-schema.h"
+
 #include <string>
+#include <vector>
 
 namespace incsim
 {
@@ -21,6 +24,10 @@ void CheckAppTransport(const Scenario& scenario, const ParamView& params, bool o
 
 /// The processes a run of `params` will have (process_hosts x processes_per_host).
 unsigned AppProcesses(const World& world, const ParamView& params);
+
+/// The traces of a transactional application: 1Pipe's and the shared transaction histories
+/// (txn_client, txn_log).
+std::vector<TraceSchema> AppHistoryTraces();
 
 } // namespace incsim::onepipe::apps
 

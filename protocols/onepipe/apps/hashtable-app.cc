@@ -101,8 +101,7 @@ HashTableApp::Start()
     {
         return;
     }
-    const int64_t at = std::max<int64_t>(m_shared.config.startPs, NowPs());
-    m_startEvent = ns3::Simulator::Schedule(Ps(at - NowPs()), [this]() {
+    m_startEvent = ScheduleStart(m_shared.config.measurement, [this]() {
         for (uint32_t slot = 0; slot < m_window.size(); ++slot)
         {
             Next(slot);
@@ -118,7 +117,7 @@ HashTableApp::Next(uint32_t slot)
     const HashTableConfig& config = m_shared.config;
     Op& op = m_window[slot];
     op.active = false;
-    if (NowPs() >= config.stopPs)
+    if (NowPs() >= config.measurement.stopPs)
     {
         return;
     }
@@ -349,7 +348,7 @@ HashTableApp::FinishInsert(uint32_t slot)
         m_shared.recent[m_shared.recentNext] = op.key;
         m_shared.recentNext = (m_shared.recentNext + 1) % kRecent;
     }
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
         ++r.inserts;
         r.insertLatencyPs.push_back(NowPs() - op.startPs);
@@ -369,7 +368,7 @@ HashTableApp::FinishLookup(uint32_t slot, bool found)
         ++r.checkedLookups;
         r.staleLookups += found ? 0 : 1;
     }
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
         ++r.lookups;
         r.found += found ? 1 : 0;

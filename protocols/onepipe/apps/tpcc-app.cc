@@ -15,13 +15,6 @@ namespace
 constexpr uint32_t kMessageHeaderBytes = 16;
 /// A transaction's argument on the wire (ids, quantities, amounts).
 constexpr uint32_t kArgBytes = 8;
-constexpr uint32_t kMaxBackoffDoublings = 6;
-
-class NoValues : public txn::ValueView
-{
-  public:
-    uint64_t Value(uint64_t /*key*/) const override { return 0; }
-};
 } // namespace
 
 uint64_t
@@ -91,8 +84,7 @@ TpccApp::~TpccApp()
 void
 TpccApp::Start()
 {
-    const int64_t at = std::max<int64_t>(m_shared.config.startPs, NowPs());
-    m_startEvent = ns3::Simulator::Schedule(Ps(at - NowPs()), [this]() {
+    m_startEvent = ScheduleStart(m_shared.config.measurement, [this]() {
         for (uint32_t slot = 0; slot < m_window.size(); ++slot)
         {
             NextTransaction(slot);
@@ -105,7 +97,7 @@ TpccApp::NextTransaction(uint32_t slot)
 {
     Attempt& a = m_window[slot];
     a.phase = Phase::Idle;
-    if (NowPs() >= m_shared.config.stopPs)
+    if (NowPs() >= m_shared.config.measurement.stopPs)
     {
         return;
     }
@@ -629,7 +621,7 @@ TpccApp::Complete(uint32_t slot)
                        m_shared.workload->KindNames()[a.txn.kind], txn::Event::Commit,
                        txn::By::Server, a.result, NowPs() / kPsPerNs);
     }
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
         ++m_shared.results.commits[a.txn.kind];
         m_shared.results.latencyPs[a.txn.kind].push_back(NowPs() - a.startPs);
@@ -652,17 +644,14 @@ TpccApp::Abort(uint32_t slot, bool logged)
                        m_shared.workload->KindNames()[a.txn.kind], txn::Event::Abort,
                        txn::By::Server, a.result, NowPs() / kPsPerNs);
     }
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
         ++m_shared.results.aborts[a.txn.kind];
     }
     ++a.retries;
     a.phase = Phase::Idle;
-    const uint32_t doublings = std::min(a.retries - 1, kMaxBackoffDoublings);
-    const double backoff =
-        static_cast<double>(m_shared.config.backoffPs << doublings) * m_rng.Uniform();
-    a.timer = ns3::Simulator::Schedule(Ps(static_cast<int64_t>(backoff)), &TpccApp::Begin, this,
-                                       slot);
+    const int64_t backoffPs = RetryBackoffPs(m_shared.config.backoffPs, a.retries, m_rng);
+    a.timer = ns3::Simulator::Schedule(Ps(backoffPs), &TpccApp::Begin, this, slot);
 }
 
 void

@@ -2,7 +2,9 @@
 #define INCSIM_ONEPIPE_APPS_TPCC_APP_H
 
 #include "protocols/onepipe/apps/decision-log.h"
+#include "protocols/onepipe/apps/app-window.h"
 #include "protocols/onepipe/apps/message-table.h"
+#include "protocols/onepipe/apps/txn-initiator.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "protocols/txn/tpcc-workload.h"
 #include "protocols/txn/txn-history.h"
@@ -74,10 +76,7 @@ struct TpccConfig
     uint32_t window = 1;
     uint32_t opBytes = 0;      ///< bytes per operation in messages that carry operations
     int64_t backoffPs = 0;
-    int64_t startPs = 0;
-    int64_t measureFromPs = 0;
-    int64_t stopPs = 0;
-    bool Measured(int64_t nowPs) const { return nowPs >= measureFromPs && nowPs <= stopPs; }
+    AppWindow measurement; ///< when initiators run and results count
 };
 
 struct TpccShared
@@ -95,12 +94,7 @@ struct TpccShared
         return (shard + config.shards * replica) % processes;
     }
 
-    struct Results
-    {
-        std::vector<uint64_t> commits;
-        std::vector<uint64_t> aborts;
-        std::vector<std::vector<int64_t>> latencyPs;
-    } results;
+    TxnResults results;
 };
 
 /// One process of the TPC-C benchmark of the paper's Sec. 7.3.2: an initiator keeping
