@@ -62,7 +62,9 @@ HashTableApp::HashTableApp(OnePipeEndpoint& endpoint, uint32_t id, bool client, 
     }
     m_endpoint.SetReceiveCallback([this](const Delivered& message) { Receive(message); });
     m_endpoint.SetSendFailureCallback(
-        [this](uint64_t, uint32_t, uint32_t, FailureReason) { ++m_shared.results.sendFailures; });
+        [this](uint64_t, uint32_t, uint32_t, uint64_t, FailureReason) {
+            ++m_shared.results.sendFailures;
+        });
 }
 
 HashTableApp::~HashTableApp()
