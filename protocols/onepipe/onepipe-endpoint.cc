@@ -326,7 +326,13 @@ OnePipeEndpoint::Prepared(uint32_t src, const Segment& segment)
         m_traces.prepares->Row(m_processId, src, segment.sequence, segment.ts,
                                NowPs() / kPsPerNs);
     }
-    PushReady(Ready{segment.ts, src, segment.sequence, segment.messageBytes, segment.tag});
+    const Ready ready{segment.ts, src, segment.sequence, segment.messageBytes, segment.tag};
+    if (!m_host->Config().ordered)
+    {
+        Deliver(ready, 0); // the unordered transport's reliable channels: on arrival
+        return;
+    }
+    PushReady(ready);
 }
 
 void

@@ -176,6 +176,9 @@ TEST_CASE("onepipe_kvs refuses setups its systems cannot run, naming the JSON pa
                       Catch::Contains("/protocol/params/ordering") &&
                           Catch::Contains("\"farm\""));
     CHECK_THROWS_WITH(RunKvs(dir, "farm", {"links.loss=1e-3"}), Catch::Contains("/links/loss"));
+    // FaRM sends best effort: the unordered transport's reliable service would not carry it.
+    CHECK_THROWS_WITH(RunKvs(dir, "farm", {"protocol.params.service=reliable"}),
+                      Catch::Contains("/protocol/params/service"));
     CHECK_THROWS_WITH(RunKvs(dir, "nontx", {"links.loss=1e-3"}), Catch::Contains("/links/loss"));
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.service=best-effort"}),
                       Catch::Contains("/protocol/params/service"));
@@ -252,6 +255,28 @@ TEST_CASE("onepipe_tpcc: 1Pipe's, 2PL's and OCC's replicated histories are seria
     }
 }
 
+TEST_CASE("onepipe_tpcc: 2PL and OCC on the unordered transport's reliable service stay "
+          "serializable under loss",
+          "[onepipe][apps][tpcc][checker][loss]")
+{
+    InitIncsim();
+    for (const char* system : {"lock", "occ"})
+    {
+        INFO(system);
+        TempDir dir;
+        RunTpcc(dir, system,
+                {"protocol.params.service=reliable", "links.loss=5e-3", "duration=400us",
+                 "workload.districts=2", "workload.customers=20", "workload.items=200"});
+        const CheckReport report = onepipe::apps::CheckTpccRun(dir.Path());
+        INFO(ViolationText(report));
+        CHECK(report.Ok());
+        const nlohmann::json metrics = TpccMetrics(dir);
+        CHECK(metrics.at("prepare_retransmissions").get<uint64_t>() > 0);
+        CHECK(metrics.at("tpcc").at("commits").get<uint64_t>() > 20);
+        CHECK(metrics.at("send_failures").at("timeout") == 0);
+    }
+}
+
 TEST_CASE("onepipe_tpcc: NonTX's replicas, executing in arrival order, are caught diverging",
           "[onepipe][apps][tpcc][checker][negative]")
 {
@@ -299,6 +324,11 @@ TEST_CASE("onepipe_tpcc refuses setups it cannot run, naming the JSON path",
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.process_hosts=8"}),
                       Catch::Contains("/protocol/params/replicas") && Catch::Contains("12"));
     CHECK_THROWS_WITH(RunTpcc(dir, "lock", {"links.loss=1e-3"}), Catch::Contains("/links/loss"));
+    CHECK_THROWS_WITH(RunTpcc(dir, "occ",
+                              {"protocol.params.service=reliable",
+                               R"(faults=[{"at": "50us", "action": "link_down",
+                                           "link": ["h5", "tor0"]}])"}),
+                      Catch::Contains("/faults"));
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.system=occ"}),
                       Catch::Contains("/protocol/params/ordering"));
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.system=eris"}),

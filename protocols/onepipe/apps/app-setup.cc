@@ -14,7 +14,7 @@ namespace incsim::onepipe::apps
 
 void
 CheckAppTransport(const Scenario& scenario, const ParamView& params, bool onePipe,
-                  const std::string& system)
+                  const std::string& system, bool retransmits)
 {
     const std::string& ordering = params.String("ordering");
     const bool reliable = params.Choice("service", ServiceChoices()) == Service::Reliable;
@@ -41,12 +41,21 @@ CheckAppTransport(const Scenario& scenario, const ParamView& params, bool onePip
                                             "needs ordering \"none\", not \"{}\"",
                                             system, ordering));
     }
-    if (scenario.Section("links").Number("loss") > 0)
+    if (reliable && !retransmits)
+    {
+        params.Fail("service", fmt::format("system \"{}\" sends best effort over the unordered "
+                                           "transport: set service \"best-effort\"",
+                                           system));
+    }
+    if (!reliable && scenario.Section("links").Number("loss") > 0)
     {
         throw InputError(scenario.File(), "/links/loss",
                          fmt::format("system \"{}\" assumes RDMA's lossless reliable connections "
-                                     "and has no retransmission: set the loss to 0",
-                                     system));
+                                     "and has no retransmission: set the loss to 0{}",
+                                     system,
+                                     retransmits ? ", or service \"reliable\" (the unordered "
+                                                   "transport's retransmission)"
+                                                 : ""));
     }
 }
 

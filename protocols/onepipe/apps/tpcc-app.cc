@@ -93,9 +93,8 @@ TpccApp::~TpccApp()
 uint32_t
 TpccApp::InFlight() const
 {
-    return static_cast<uint32_t>(std::count_if(m_window.begin(), m_window.end(), [](const Attempt& a) {
-        return a.phase != Phase::Idle;
-    }));
+    return static_cast<uint32_t>(std::count_if(
+        m_window.begin(), m_window.end(), [](const Attempt& a) { return a.phase != Phase::Idle; }));
 }
 
 void
@@ -231,7 +230,7 @@ TpccApp::SendTo(uint32_t dst, uint64_t tag, bool reliable)
 void
 TpccApp::Flush(bool reliable)
 {
-    if (reliable)
+    if (reliable || m_shared.config.retransmits)
     {
         m_endpoint.ReliableSend(m_scattering);
     }

@@ -76,6 +76,8 @@ struct TpccConfig
     uint32_t window = 1;
     uint32_t opBytes = 0;      ///< bytes per operation in messages that carry operations
     int64_t backoffPs = 0;
+    /// Lock, OCC, NonTX: every message on the unordered transport's reliable service.
+    bool retransmits = false;
     AppWindow measurement; ///< when initiators run and results count
 };
 
