@@ -202,7 +202,7 @@ OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64
         {
             // Best-effort sends of this process wait for ACKs by sequence: keep the reliable
             // ones' places (closed) so that sequences still index m_outstanding.
-            m_outstanding.push_back(Outstanding{ts, 0, message.dst, false});
+            m_outstanding.push_back(Outstanding{ts, 0, message.dst, false, message.tag});
         }
         m_stats->sendPs[m_processId].push_back(apiPs);
         LogSend(*m_stats, m_traces, m_processId, sequence, message.dst, ts, message.bytes);
@@ -326,7 +326,13 @@ OnePipeEndpoint::Prepared(uint32_t src, const Segment& segment)
         m_traces.prepares->Row(m_processId, src, segment.sequence, segment.ts,
                                NowPs() / kPsPerNs);
     }
-    PushReady(Ready{segment.ts, src, segment.sequence, segment.messageBytes, segment.tag});
+    const Ready ready{segment.ts, src, segment.sequence, segment.messageBytes, segment.tag};
+    if (!m_host->Config().ordered)
+    {
+        Deliver(ready, 0); // the unordered transport's reliable channels: on arrival
+        return;
+    }
+    PushReady(ready);
 }
 
 void
@@ -372,7 +378,8 @@ OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
                               Header::kBytes + MessageHeader::kBytes + chunk);
         }
         LogSend(*m_stats, m_traces, m_processId, sequence, message.dst, ts, message.bytes);
-        m_outstanding.push_back(Outstanding{ts, now + config.ackTimeoutPs, message.dst, true});
+        m_outstanding.push_back(
+            Outstanding{ts, now + config.ackTimeoutPs, message.dst, true, message.tag});
         if (!sent)
         {
             Fail(sequence, m_outstanding.back(), FailureReason::Nic);
@@ -402,11 +409,12 @@ void
 OnePipeEndpoint::Fail(uint32_t sequence, Outstanding& message, FailureReason reason)
 {
     message.open = false;
-    ReportFailure(sequence, message.dst, message.ts, reason);
+    ReportFailure(sequence, message.dst, message.ts, message.tag, reason);
 }
 
 void
-OnePipeEndpoint::ReportFailure(uint32_t sequence, uint32_t dst, uint64_t ts, FailureReason reason)
+OnePipeEndpoint::ReportFailure(uint32_t sequence, uint32_t dst, uint64_t ts, uint64_t tag,
+                               FailureReason reason)
 {
     switch (reason)
     {
@@ -430,7 +438,7 @@ OnePipeEndpoint::ReportFailure(uint32_t sequence, uint32_t dst, uint64_t ts, Fai
     }
     if (m_onSendFailure)
     {
-        m_onSendFailure(ts, dst, sequence, reason);
+        m_onSendFailure(ts, dst, sequence, tag, reason);
     }
 }
 
@@ -885,7 +893,7 @@ OnePipeEndpoint::RecallFrom(uint32_t failed)
         const uint64_t ts = m_prepare->TimestampOf(scattering);
         for (const PrepareChannels::Message& message : m_prepare->MessagesOf(scattering))
         {
-            ReportFailure(message.sequence, message.dst, ts, FailureReason::Recalled);
+            ReportFailure(message.sequence, message.dst, ts, message.tag, FailureReason::Recalled);
             if (m_controllerMode == ControllerMode::SkipRecall)
             {
                 continue;

@@ -75,8 +75,10 @@ class OnePipeEndpoint : public Endpoint
 {
   public:
     using ReceiveCallback = std::function<void(const Delivered& message)>;
-    using SendFailureCallback =
-        std::function<void(uint64_t ts, uint32_t dst, uint32_t sequence, FailureReason reason)>;
+    /// A message that failed: its timestamp, destination, sequence and tag (Outgoing::tag, for
+    /// the application to find what it sent).
+    using SendFailureCallback = std::function<void(uint64_t ts, uint32_t dst, uint32_t sequence,
+                                                   uint64_t tag, FailureReason reason)>;
     using ProcessFailureCallback = std::function<void(uint32_t process, uint64_t ts)>;
     /// Sends the controller a completion (M10) for failure notice `epoch`.
     using Completion = std::function<void(uint32_t process, uint64_t epoch)>;
@@ -188,6 +190,7 @@ class OnePipeEndpoint : public Endpoint
         int64_t deadlinePs;
         uint32_t dst;
         bool open;
+        uint64_t tag;
     };
     struct PendingAcks
     {
@@ -220,7 +223,8 @@ class OnePipeEndpoint : public Endpoint
                      int32_t feedbackNs);
     void Fail(uint32_t sequence, Outstanding& message, FailureReason reason);
     /// Counts, traces and calls back a send that failed.
-    void ReportFailure(uint32_t sequence, uint32_t dst, uint64_t ts, FailureReason reason);
+    void ReportFailure(uint32_t sequence, uint32_t dst, uint64_t ts, uint64_t tag,
+                       FailureReason reason);
     Outstanding* FindOutstanding(uint32_t sequence);
     void CheckTimeouts();
     void PushReady(const Ready& message);

@@ -134,7 +134,7 @@ OnePipeHost::CommitBarrier()
 void
 OnePipeHost::CommitMayAdvance()
 {
-    if (m_commitEvent.IsRunning())
+    if (!m_config.ordered || m_commitEvent.IsRunning())
     {
         return;
     }

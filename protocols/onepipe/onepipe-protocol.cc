@@ -242,7 +242,8 @@ OnePipeProtocol::ParamsSpec()
                "Table 1's service for every process: best-effort (delivery on the best-effort "
                "barrier, losses reported to the sender) or reliable (paper 5.1: prepare with "
                "ACKs and retransmission, delivery on the commit barrier, failures handled by "
-               "the controller; needs ordering \"total\")",
+               "the controller; with ordering \"none\", the unordered transport's: the same "
+               "ACKs and retransmission, delivery on arrival, no failure handling)",
                "best-effort")
         .Field("retransmit_timeout", Spec::Duration().Min(1),
                "reliable: a prepare segment not ACKed after this is sent again (go-back-N)",
@@ -621,7 +622,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
         host->Start();
         m_hosts.push_back(host);
     }
-    if (m_config.reliable)
+    if (m_config.reliable && m_config.ordered)
     {
         InstallFailureHandling(world, params, controllerNode);
     }
@@ -746,10 +747,25 @@ OnePipeProtocol::CheckReliableSetup(const Scenario& scenario, const ParamView& p
                                     Ordering ordering, const Topology& topology,
                                     uint32_t controllerNode)
 {
+    if (ordering == Ordering::None)
+    {
+        // The unordered baseline's reliable transport (the lock and OCC baselines under loss,
+        // docs/onepipe-apps.md): the same per-destination channels with ACKs and
+        // retransmission, delivered on arrival; no barrier, so no beacon-timeout detection
+        // and no controller.
+        if (scenario.Section("faults").Size() > 0)
+        {
+            throw InputError(scenario.File(), "/faults",
+                             "the reliable service with ordering \"none\" has no failure "
+                             "handling (no beacons to time out): no faults");
+        }
+        return;
+    }
     if (ordering != Ordering::Total)
     {
-        params.Fail("service", fmt::format("the reliable service is 1Pipe's: it needs ordering "
-                                           "\"total\", not \"{}\"",
+        params.Fail("service", fmt::format("the reliable service is 1Pipe's or the unordered "
+                                           "transport's: it needs ordering \"total\" or "
+                                           "\"none\", not \"{}\"",
                                            params.String("ordering")));
     }
     // The controller handles components going down and coming back (receiver recovery and

@@ -33,7 +33,7 @@ PrepareChannels::Send(uint32_t dst, const Segment& segment)
     }
     if (segment.fragment == 0)
     {
-        m_messages.push_back(Message{dst, segment.sequence});
+        m_messages.push_back(Message{dst, segment.sequence, segment.tag});
         ++m_pending.back().messages;
     }
     link.scatterings.push_back(m_firstPending + m_pending.size() - 1);

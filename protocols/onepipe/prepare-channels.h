@@ -49,6 +49,7 @@ class PrepareChannels
     {
         uint32_t dst;
         uint32_t sequence;
+        uint64_t tag; ///< Outgoing::tag, for the send-failure callback
     };
 
     PrepareChannels(HooksFor hooksFor, int64_t retransmitPs);

@@ -493,6 +493,10 @@ class Checker
                     const std::string what =
                         fmt::format("server {} seq {}: client {} attempt {:#x} [{}]", l->server,
                                     l->seq, l->client, l->attempt, DescribeOps(l->ops));
+                    if (!a.request && m_options.failedClients.count(l->client) > 0)
+                    {
+                        continue;
+                    }
                     if (!a.request)
                     {
                         m_findings.Add(kRequestIntegrity,

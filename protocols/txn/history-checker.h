@@ -37,6 +37,11 @@ struct HistoryCheckOptions
     /// after the crash (no live replica had them), so only its committed attempts' decisions
     /// are compared with the primary's.
     std::set<uint64_t> crashedServers;
+    /// Clients that failed during the run. A client that writes its request only when the
+    /// servers' answers bring its values (1Pipe's independent transactions) has no request
+    /// for the attempts the live servers executed after it failed: those are not
+    /// request-integrity violations (everything else is checked as for any attempt).
+    std::set<uint64_t> failedClients;
 };
 
 /// Checks the transaction history of a run directory (txn_client.csv, txn_log.csv):

@@ -8,11 +8,13 @@
 #include "protocols/onepipe/apps/kvs-protocol.h"
 #include "protocols/onepipe/apps/tpcc-protocol.h"
 #include "sim/runner/runner.h"
+#include "sim/trace/csv-reader.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -174,6 +176,9 @@ TEST_CASE("onepipe_kvs refuses setups its systems cannot run, naming the JSON pa
                       Catch::Contains("/protocol/params/ordering") &&
                           Catch::Contains("\"farm\""));
     CHECK_THROWS_WITH(RunKvs(dir, "farm", {"links.loss=1e-3"}), Catch::Contains("/links/loss"));
+    // FaRM sends best effort: the unordered transport's reliable service would not carry it.
+    CHECK_THROWS_WITH(RunKvs(dir, "farm", {"protocol.params.service=reliable"}),
+                      Catch::Contains("/protocol/params/service"));
     CHECK_THROWS_WITH(RunKvs(dir, "nontx", {"links.loss=1e-3"}), Catch::Contains("/links/loss"));
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.service=best-effort"}),
                       Catch::Contains("/protocol/params/service"));
@@ -250,6 +255,28 @@ TEST_CASE("onepipe_tpcc: 1Pipe's, 2PL's and OCC's replicated histories are seria
     }
 }
 
+TEST_CASE("onepipe_tpcc: 2PL and OCC on the unordered transport's reliable service stay "
+          "serializable under loss",
+          "[onepipe][apps][tpcc][checker][loss]")
+{
+    InitIncsim();
+    for (const char* system : {"lock", "occ"})
+    {
+        INFO(system);
+        TempDir dir;
+        RunTpcc(dir, system,
+                {"protocol.params.service=reliable", "links.loss=5e-3", "duration=400us",
+                 "workload.districts=2", "workload.customers=20", "workload.items=200"});
+        const CheckReport report = onepipe::apps::CheckTpccRun(dir.Path());
+        INFO(ViolationText(report));
+        CHECK(report.Ok());
+        const nlohmann::json metrics = TpccMetrics(dir);
+        CHECK(metrics.at("prepare_retransmissions").get<uint64_t>() > 0);
+        CHECK(metrics.at("tpcc").at("commits").get<uint64_t>() > 20);
+        CHECK(metrics.at("send_failures").at("timeout") == 0);
+    }
+}
+
 TEST_CASE("onepipe_tpcc: NonTX's replicas, executing in arrival order, are caught diverging",
           "[onepipe][apps][tpcc][checker][negative]")
 {
@@ -297,6 +324,11 @@ TEST_CASE("onepipe_tpcc refuses setups it cannot run, naming the JSON path",
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.process_hosts=8"}),
                       Catch::Contains("/protocol/params/replicas") && Catch::Contains("12"));
     CHECK_THROWS_WITH(RunTpcc(dir, "lock", {"links.loss=1e-3"}), Catch::Contains("/links/loss"));
+    CHECK_THROWS_WITH(RunTpcc(dir, "occ",
+                              {"protocol.params.service=reliable",
+                               R"(faults=[{"at": "50us", "action": "link_down",
+                                           "link": ["h5", "tor0"]}])"}),
+                      Catch::Contains("/faults"));
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.system=occ"}),
                       Catch::Contains("/protocol/params/ordering"));
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"protocol.params.system=eris"}),
@@ -305,6 +337,82 @@ TEST_CASE("onepipe_tpcc refuses setups it cannot run, naming the JSON path",
                       Catch::Contains("/workload/"));
     CHECK_THROWS_WITH(RunIn(dir, scenario, {"workload.measure_from=200us"}),
                       Catch::Contains("/workload/measure_from"));
+}
+
+namespace
+{
+/// Unplugs the host link of process `process` (one process per host) at 100 us; the
+/// initiators stop at 180 us and the run lasts until what is in flight settles.
+std::vector<std::string>
+ReplicaFailure(uint32_t process, const std::string& controllerMode)
+{
+    return {"duration=400us", "protocol.params.controller_mode=" + controllerMode,
+            fmt::format(R"(faults=[{{"at": "100us", "action": "link_down",
+                                    "link": ["h{}", "tor{}"]}}])",
+                        process, process / 8)};
+}
+} // namespace
+
+TEST_CASE("onepipe_tpcc: a backup's host link unplugged: the controller removes it, recalled "
+          "attempts abort and retry, the history stays serializable (R30, R31)",
+          "[onepipe][apps][tpcc][failures]")
+{
+    InitIncsim();
+    // Replica 1 of shard 1 (process 5) and replica 2 of shard 3 (process 11).
+    for (const uint32_t backup : {5u, 11u})
+    {
+        INFO("backup on process " << backup);
+        TempDir dir;
+        RunTpcc(dir, "1pipe", ReplicaFailure(backup, "full"));
+        const CheckReport report = onepipe::apps::CheckTpccRun(dir.Path());
+        INFO(ViolationText(report));
+        CHECK(report.Ok());
+        const nlohmann::json metrics = TpccMetrics(dir);
+        const nlohmann::json& failures = metrics.at("tpcc").at("failures");
+        CHECK(failures.at("failed_processes") == nlohmann::json::array({backup}));
+        CHECK(failures.at("failed_primaries") == 0);
+        // Every live process's callback, after detection (10 beacon intervals, 30 us).
+        CHECK(failures.at("callbacks") == metrics.at("processes").get<uint64_t>() - 1);
+        CHECK(failures.at("callback_first_us").get<double>() > 100 + 30);
+        CHECK(failures.at("callback_last_us").get<double>() < 100 + 500);
+        // Attempts waiting for the backup's ACK were recalled, aborted and retried; each such
+        // transaction then committed.
+        CHECK(failures.at("recalled_attempts").get<uint64_t>() > 0);
+        CHECK(failures.at("affected_transactions").get<uint64_t>() > 0);
+        CHECK(failures.at("affected_transactions").get<uint64_t>() <=
+              failures.at("recalled_attempts").get<uint64_t>());
+        CHECK(metrics.at("tpcc").at("unfinished_transactions") == 0);
+        // Every attempt a live initiator settled is reported once: committed or aborted.
+        CsvReader csv(dir.File("txn_client.csv"), {"client", "attempt", "event", "op"});
+        std::map<std::pair<uint64_t, uint64_t>, int> outcomes;
+        while (csv.Next())
+        {
+            const std::string& event = csv.Text(csv.Column("event"));
+            if (csv.Uint(csv.Column("op")) == 0 && (event == "commit" || event == "abort"))
+            {
+                ++outcomes[{csv.Uint(csv.Column("client")), csv.Uint(csv.Column("attempt"))}];
+            }
+        }
+        CHECK(outcomes.size() > 100);
+        for (const auto& [attempt, count] : outcomes)
+        {
+            INFO("client " << attempt.first << " attempt " << attempt.second);
+            CHECK(count == 1);
+        }
+    }
+}
+
+TEST_CASE("onepipe_tpcc: with the controller's Recall left out, the replica failure is caught",
+          "[onepipe][apps][tpcc][failures][negative]")
+{
+    InitIncsim();
+    TempDir dir;
+    // The live replicas deliver the scatterings their initiators were told failed: the
+    // initiators report aborts of executed attempts and execute them again.
+    RunTpcc(dir, "1pipe", ReplicaFailure(5, "skip-recall"));
+    const CheckReport report = onepipe::apps::CheckTpccRun(dir.Path());
+    CHECK_FALSE(report.Ok());
+    CHECK_THAT(ViolationText(report), Catch::Contains("outcomes"));
 }
 
 TEST_CASE("onepipe apps run on the testbed's one calibration, non-blocking as the paper's",

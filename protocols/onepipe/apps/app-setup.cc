@@ -1,6 +1,8 @@
 #include "protocols/onepipe/apps/app-setup.h"
 
 #include "protocols/onepipe/onepipe-protocol.h"
+#include "protocols/onepipe/onepipe-traces.h"
+#include "protocols/txn/txn-history.h"
 #include "sim/core/diagnostics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
@@ -12,7 +14,7 @@ namespace incsim::onepipe::apps
 
 void
 CheckAppTransport(const Scenario& scenario, const ParamView& params, bool onePipe,
-                  const std::string& system)
+                  const std::string& system, bool retransmits)
 {
     const std::string& ordering = params.String("ordering");
     const bool reliable = params.Choice("service", ServiceChoices()) == Service::Reliable;
@@ -39,12 +41,21 @@ CheckAppTransport(const Scenario& scenario, const ParamView& params, bool onePip
                                             "needs ordering \"none\", not \"{}\"",
                                             system, ordering));
     }
-    if (scenario.Section("links").Number("loss") > 0)
+    if (reliable && !retransmits)
+    {
+        params.Fail("service", fmt::format("system \"{}\" sends best effort over the unordered "
+                                           "transport: set service \"best-effort\"",
+                                           system));
+    }
+    if (!reliable && scenario.Section("links").Number("loss") > 0)
     {
         throw InputError(scenario.File(), "/links/loss",
                          fmt::format("system \"{}\" assumes RDMA's lossless reliable connections "
-                                     "and has no retransmission: set the loss to 0",
-                                     system));
+                                     "and has no retransmission: set the loss to 0{}",
+                                     system,
+                                     retransmits ? ", or service \"reliable\" (the unordered "
+                                                   "transport's retransmission)"
+                                                 : ""));
     }
 }
 
@@ -54,6 +65,17 @@ AppProcesses(const World& world, const ParamView& params)
     const auto hosts = params.Has("process_hosts") ? static_cast<unsigned>(params.Int("process_hosts"))
                                                    : static_cast<unsigned>(world.NumHosts());
     return hosts * static_cast<unsigned>(params.Int("processes_per_host"));
+}
+
+std::vector<TraceSchema>
+AppHistoryTraces()
+{
+    std::vector<TraceSchema> traces = OnePipeTraces();
+    for (const TraceSchema& trace : txn::HistoryTraces())
+    {
+        traces.push_back(trace);
+    }
+    return traces;
 }
 
 } // namespace incsim::onepipe::apps

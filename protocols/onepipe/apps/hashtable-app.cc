@@ -62,7 +62,9 @@ HashTableApp::HashTableApp(OnePipeEndpoint& endpoint, uint32_t id, bool client, 
     }
     m_endpoint.SetReceiveCallback([this](const Delivered& message) { Receive(message); });
     m_endpoint.SetSendFailureCallback(
-        [this](uint64_t, uint32_t, uint32_t, FailureReason) { ++m_shared.results.sendFailures; });
+        [this](uint64_t, uint32_t, uint32_t, uint64_t, FailureReason) {
+            ++m_shared.results.sendFailures;
+        });
 }
 
 HashTableApp::~HashTableApp()
@@ -101,8 +103,7 @@ HashTableApp::Start()
     {
         return;
     }
-    const int64_t at = std::max<int64_t>(m_shared.config.startPs, NowPs());
-    m_startEvent = ns3::Simulator::Schedule(Ps(at - NowPs()), [this]() {
+    m_startEvent = ScheduleStart(m_shared.config.measurement, [this]() {
         for (uint32_t slot = 0; slot < m_window.size(); ++slot)
         {
             Next(slot);
@@ -118,7 +119,7 @@ HashTableApp::Next(uint32_t slot)
     const HashTableConfig& config = m_shared.config;
     Op& op = m_window[slot];
     op.active = false;
-    if (NowPs() >= config.stopPs)
+    if (NowPs() >= config.measurement.stopPs)
     {
         return;
     }
@@ -349,7 +350,7 @@ HashTableApp::FinishInsert(uint32_t slot)
         m_shared.recent[m_shared.recentNext] = op.key;
         m_shared.recentNext = (m_shared.recentNext + 1) % kRecent;
     }
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
         ++r.inserts;
         r.insertLatencyPs.push_back(NowPs() - op.startPs);
@@ -369,7 +370,7 @@ HashTableApp::FinishLookup(uint32_t slot, bool found)
         ++r.checkedLookups;
         r.staleLookups += found ? 0 : 1;
     }
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
         ++r.lookups;
         r.found += found ? 1 : 0;

@@ -1,6 +1,7 @@
 #ifndef INCSIM_ONEPIPE_APPS_HASHTABLE_APP_H
 #define INCSIM_ONEPIPE_APPS_HASHTABLE_APP_H
 
+#include "protocols/onepipe/apps/app-window.h"
 #include "protocols/onepipe/apps/message-table.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "sim/core/rng.h"
@@ -70,10 +71,7 @@ struct HashTableConfig
     uint32_t valueBytes = 0;
     int64_t nicOpPs = 0;       ///< a server NIC's time per one-sided operation
     int64_t replicatePs = 0;   ///< baseline: the leader CPU's time per replicated write
-    int64_t startPs = 0;
-    int64_t measureFromPs = 0;
-    int64_t stopPs = 0;
-    bool Measured(int64_t nowPs) const { return nowPs >= measureFromPs && nowPs <= stopPs; }
+    AppWindow measurement; ///< when initiators run and results count
     /// Clients and servers alternate over the process ids (else clients come first): puts
     /// some clients next to some servers, so paths differ in length (the negative control).
     bool interleaved = false;

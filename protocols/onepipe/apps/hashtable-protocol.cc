@@ -1,6 +1,7 @@
 #include "protocols/onepipe/apps/hashtable-protocol.h"
 
 #include "protocols/onepipe/apps/app-setup.h"
+#include "protocols/onepipe/apps/app-window.h"
 
 #include "protocols/onepipe/onepipe-traces.h"
 #include "sim/core/diagnostics.h"
@@ -8,7 +9,6 @@
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
-#include "sim/schema/time-window.h"
 
 #include <fmt/format.h>
 
@@ -89,8 +89,8 @@ HashTableProtocol::ParamsSpec()
 Spec
 HashTableProtocol::WorkloadSpec()
 {
-    return Spec::Object()
-        .Field("insert_share", Spec::Number().Min(0).Max(1),
+    Spec spec = Spec::Object();
+    spec.Field("insert_share", Spec::Number().Min(0).Max(1),
                "probability that an operation inserts a new key (otherwise it looks one up)",
                0.5)
         .Field("preload", Spec::Integer().Min(0).Max(int64_t{1} << 24),
@@ -99,13 +99,9 @@ HashTableProtocol::WorkloadSpec()
                4096)
         .Field("value_size", Spec::Size().Min(0).Max(1024 * 1024), "bytes of a value", "64B")
         .Field("window", Spec::Integer().Min(1).Max(1024),
-               "operations each client keeps in flight (closed loop)", 8)
-        .Field("start", Spec::Duration(), "when clients start", "0ns")
-        .OptionalField("measure_from", Spec::Duration(),
-                       "when throughput and latency start counting, up to stop (default: "
-                       "start)")
-        .OptionalField("stop", Spec::Duration(),
-                       "when clients stop starting operations (default: the end of the run)");
+               "operations each client keeps in flight (closed loop)", 8);
+    AddAppWindowFields(spec, "clients", "operations", "throughput and latency");
+    return spec;
 }
 
 void
@@ -177,20 +173,8 @@ HashTableProtocol::ReadWorkload(World& world, const ParamView& workload)
     }
     config.valueBytes = static_cast<uint32_t>(workload.SizeBytes("value_size"));
     config.window = static_cast<uint32_t>(workload.Int("window"));
-    const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "clients");
-    config.startPs = window.startPs;
-    config.stopPs = window.stopPs;
-    config.measureFromPs = window.startPs;
-    if (workload.Has("measure_from"))
-    {
-        config.measureFromPs = workload.DurationNs("measure_from") * kPsPerNs;
-        if (config.measureFromPs < window.startPs || config.measureFromPs >= window.stopPs)
-        {
-            workload.Fail("measure_from", "must be at or after start and before stop");
-        }
-    }
-    m_activePs = window.stopPs - config.measureFromPs;
-    SetWorkloadWindow(m_activePs, 0);
+    config.measurement = ReadAppWindow(workload, world.DurationPs(), "clients");
+    SetWorkloadWindow(config.measurement.MeasuredPs(), 0);
 }
 
 void
@@ -263,10 +247,7 @@ void
 HashTableProtocol::StartApplications()
 {
     Preload();
-    for (auto& app : m_apps)
-    {
-        app->Start();
-    }
+    AppProtocol::StartApplications();
 }
 
 void
@@ -321,7 +302,7 @@ HashTableProtocol::CollectMetrics(nlohmann::json& metrics) const
     OnePipeProtocol::CollectMetrics(metrics);
     const HashTableShared::Results& r = m_shared->results;
     const HashTableConfig& config = m_shared->config;
-    const double seconds = m_activePs / 1e12;
+    const double seconds = m_shared->config.measurement.MeasuredPs() / 1e12;
     const double perClient = seconds > 0 ? 1.0 / seconds / config.clients : 0.0;
     uint64_t mismatched = 0;
     uint64_t lost = 0;

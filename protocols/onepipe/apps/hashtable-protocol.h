@@ -2,7 +2,7 @@
 #define INCSIM_ONEPIPE_APPS_HASHTABLE_PROTOCOL_H
 
 #include "protocols/onepipe/apps/hashtable-app.h"
-#include "protocols/onepipe/onepipe-protocol.h"
+#include "protocols/onepipe/apps/app-protocol.h"
 
 #include <memory>
 #include <vector>
@@ -15,7 +15,7 @@ namespace incsim::onepipe::apps
 /// sharded chained hash table with one-sided reads, writes and CAS; "system" picks 1Pipe (an
 /// insert is one ordered scattering to every replica) or the baseline (write, fence, CAS at
 /// the leader, whose CPU replicates). The run checks itself (docs/onepipe-apps.md).
-class HashTableProtocol : public OnePipeProtocol
+class HashTableProtocol : public AppProtocol<HashTableApp>
 {
   public:
     static Spec ParamsSpec();
@@ -28,6 +28,7 @@ class HashTableProtocol : public OnePipeProtocol
     void ReadWorkload(World& world, const ParamView& workload) override;
     void AttachApplication(World& world, OnePipeEndpoint& process, uint32_t id,
                            uint32_t processes) override;
+    /// The preloaded keys first.
     void StartApplications() override;
 
   private:
@@ -38,8 +39,6 @@ class HashTableProtocol : public OnePipeProtocol
     void CheckReplicas(uint64_t& mismatchedShards, uint64_t& lostInserts) const;
 
     std::unique_ptr<HashTableShared> m_shared;
-    std::vector<std::unique_ptr<HashTableApp>> m_apps;
-    int64_t m_activePs = 0;
 };
 
 /// Adds "onepipe_hashtable" to Protocols(); idempotent.

@@ -16,15 +16,6 @@ namespace
 constexpr uint32_t kMessageHeaderBytes = 16;
 constexpr uint32_t kKeyBytes = 8;
 constexpr uint32_t kVersionBytes = 8;
-/// FaRM: the backoff doubles with each retry up to 2^kMaxBackoffDoublings times the base.
-constexpr uint32_t kMaxBackoffDoublings = 6;
-
-/// Values nobody has written read as 0 (every key's initial value).
-class NoValues : public txn::ValueView
-{
-  public:
-    uint64_t Value(uint64_t /*key*/) const override { return 0; }
-};
 
 bool
 Contains(const std::vector<uint32_t>& v, uint32_t x)
@@ -62,8 +53,7 @@ KvsApp::ServerOf(uint64_t key) const
 void
 KvsApp::Start()
 {
-    const int64_t at = std::max<int64_t>(m_shared.config.startPs, NowPs());
-    m_startEvent = ns3::Simulator::Schedule(Ps(at - NowPs()), [this]() {
+    m_startEvent = ScheduleStart(m_shared.config.measurement, [this]() {
         for (uint32_t slot = 0; slot < m_window.size(); ++slot)
         {
             NextTransaction(slot);
@@ -76,7 +66,7 @@ KvsApp::NextTransaction(uint32_t slot)
 {
     Attempt& a = m_window[slot];
     a.phase = Phase::Idle;
-    if (NowPs() >= m_shared.config.stopPs)
+    if (NowPs() >= m_shared.config.measurement.stopPs)
     {
         return;
     }
@@ -474,12 +464,12 @@ KvsApp::Commit(uint32_t slot)
     }
     // Measured from `measure_from` (after the ramp-up) while initiators start transactions;
     // the drain after `stop` only settles what is in flight (for the checker).
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
         KvsShared::Results& results = m_shared.results;
-        ++results.commits[a.txn.kind];
+        ++results.txns.commits[a.txn.kind];
         results.opsCommitted += a.accesses.size();
-        results.latencyPs[a.txn.kind].push_back(NowPs() - a.startPs);
+        results.txns.latencyPs[a.txn.kind].push_back(NowPs() - a.startPs);
     }
     NextTransaction(slot);
 }
@@ -523,17 +513,14 @@ KvsApp::Abort(uint32_t slot)
                        m_shared.workload->KindNames()[a.txn.kind], txn::Event::Abort,
                        txn::By::Server, a.result, NowPs() / kPsPerNs);
     }
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
-        ++m_shared.results.aborts[a.txn.kind];
+        ++m_shared.results.txns.aborts[a.txn.kind];
     }
     ++a.retries;
     a.phase = Phase::Idle;
-    const uint32_t doublings = std::min(a.retries - 1, kMaxBackoffDoublings);
-    const double backoff =
-        static_cast<double>(m_shared.config.backoffPs << doublings) * m_rng.Uniform();
-    a.timer = ns3::Simulator::Schedule(Ps(static_cast<int64_t>(backoff)), &KvsApp::Begin, this,
-                                       slot);
+    const int64_t backoffPs = RetryBackoffPs(m_shared.config.backoffPs, a.retries, m_rng);
+    a.timer = ns3::Simulator::Schedule(Ps(backoffPs), &KvsApp::Begin, this, slot);
 }
 
 void
@@ -567,7 +554,7 @@ KvsApp::RetryTimeout(uint32_t slot)
                        m_shared.workload->KindNames()[a.txn.kind], txn::Event::Abort,
                        txn::By::Server, a.result, NowPs() / kPsPerNs);
     }
-    ++m_shared.results.aborts[a.txn.kind];
+    ++m_shared.results.txns.aborts[a.txn.kind];
     ++a.retries;
     Begin(slot);
 }

@@ -2,7 +2,9 @@
 #define INCSIM_ONEPIPE_APPS_KVS_APP_H
 
 #include "protocols/onepipe/apps/decision-log.h"
+#include "protocols/onepipe/apps/app-window.h"
 #include "protocols/onepipe/apps/message-table.h"
+#include "protocols/onepipe/apps/txn-initiator.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "protocols/txn/multi-kv-workload.h"
 #include "protocols/txn/txn-history.h"
@@ -73,10 +75,7 @@ struct KvsConfig
     uint32_t valueBytes = 0;  ///< bytes of a value in a message
     int64_t retryTimeoutPs = 0;
     int64_t backoffPs = 0;    ///< FaRM: base of the randomised backoff after an abort
-    int64_t startPs = 0;
-    int64_t measureFromPs = 0; ///< commits and aborts count from here to stopPs
-    int64_t stopPs = 0;
-    bool Measured(int64_t nowPs) const { return nowPs >= measureFromPs && nowPs <= stopPs; }
+    AppWindow measurement; ///< when initiators run and results count
 };
 
 /// What every process of a run shares: the workload, the message table, the traces and the
@@ -92,10 +91,8 @@ struct KvsShared
 
     struct Results
     {
-        uint64_t commits[3] = {0, 0, 0}; ///< by kind (MultiKvWorkload::Kind)
-        uint64_t aborts[3] = {0, 0, 0};
+        TxnResults txns{3}; ///< by kind (MultiKvWorkload::Kind)
         uint64_t opsCommitted = 0;
-        std::vector<int64_t> latencyPs[3];
         uint64_t retryTimeouts = 0;
     } results;
 };

@@ -1,6 +1,7 @@
 #include "protocols/onepipe/apps/kvs-protocol.h"
 
 #include "protocols/onepipe/apps/app-setup.h"
+#include "protocols/onepipe/apps/app-window.h"
 
 #include "protocols/onepipe/onepipe-traces.h"
 #include "protocols/txn/history-checker.h"
@@ -9,7 +10,6 @@
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
-#include "sim/schema/time-window.h"
 #include "sim/trace/trace-outputs.h"
 
 #include <fmt/format.h>
@@ -79,8 +79,8 @@ KvsProtocol::ParamsSpec()
 Spec
 KvsProtocol::WorkloadSpec()
 {
-    return Spec::Object()
-        .Field("keys_per_txn", Spec::Integer().Min(1).Max(txn::MultiKvWorkload::kMaxKeysPerTxn),
+    Spec spec = Spec::Object();
+    spec.Field("keys_per_txn", Spec::Integer().Min(1).Max(txn::MultiKvWorkload::kMaxKeysPerTxn),
                "distinct keys (operations) per transaction", 2)
         .Field("writes", Spec::Number().Min(0).Max(1),
                "probability that an operation writes its key (otherwise it reads it); the "
@@ -96,14 +96,9 @@ KvsProtocol::WorkloadSpec()
                "ones)",
                "64B")
         .Field("window", Spec::Integer().Min(1).Max(1024),
-               "transactions each process keeps in flight as an initiator (closed loop)", 4)
-        .Field("start", Spec::Duration(), "when initiators start", "0ns")
-        .OptionalField("measure_from", Spec::Duration(),
-                       "when throughput, latency and aborts start counting, up to stop "
-                       "(default: start); leaves the ramp-up out")
-        .OptionalField("stop", Spec::Duration(),
-                       "when initiators stop starting transactions (default: the end of the "
-                       "run)");
+               "transactions each process keeps in flight as an initiator (closed loop)", 4);
+    AddAppWindowFields(spec, "initiators", "transactions", "throughput, latency and aborts");
+    return spec;
 }
 
 void
@@ -137,20 +132,8 @@ KvsProtocol::ReadWorkload(World& world, const ParamView& workload)
     }
     config.valueBytes = static_cast<uint32_t>(workload.SizeBytes("value_size"));
     config.window = static_cast<uint32_t>(workload.Int("window"));
-    const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "initiators");
-    config.startPs = window.startPs;
-    config.stopPs = window.stopPs;
-    config.measureFromPs = window.startPs;
-    if (workload.Has("measure_from"))
-    {
-        config.measureFromPs = workload.DurationNs("measure_from") * kPsPerNs;
-        if (config.measureFromPs < window.startPs || config.measureFromPs >= window.stopPs)
-        {
-            workload.Fail("measure_from", "must be at or after start and before stop");
-        }
-    }
-    m_activePs = window.stopPs - config.measureFromPs;
-    SetWorkloadWindow(m_activePs, 0);
+    config.measurement = ReadAppWindow(workload, world.DurationPs(), "initiators");
+    SetWorkloadWindow(config.measurement.MeasuredPs(), 0);
     m_shared->clientLog = world.Traces().Open(txn::ClientHistoryTrace());
     m_shared->serverLog = world.Traces().Open(txn::ServerLogTrace());
     // Decisions still open when the run ends are written as aborts just before it does.
@@ -168,24 +151,15 @@ KvsProtocol::AttachApplication(World& world, OnePipeEndpoint& process, uint32_t 
         m_shared->workload = std::make_unique<txn::MultiKvWorkload>(m_workloadConfig);
         m_shared->apps.assign(processes, nullptr);
     }
-    m_kvsApps.push_back(std::make_unique<KvsApp>(process, id, *m_shared,
+    m_apps.push_back(std::make_unique<KvsApp>(process, id, *m_shared,
                                                  world.MakeRng("onepipe_kvs", id)));
-    m_shared->apps[id] = m_kvsApps.back().get();
-}
-
-void
-KvsProtocol::StartApplications()
-{
-    for (auto& app : m_kvsApps)
-    {
-        app->Start();
-    }
+    m_shared->apps[id] = m_apps.back().get();
 }
 
 void
 KvsProtocol::CloseLogs()
 {
-    for (auto& app : m_kvsApps)
+    for (auto& app : m_apps)
     {
         app->Log().Close();
     }
@@ -196,35 +170,19 @@ KvsProtocol::CollectMetrics(nlohmann::json& metrics) const
 {
     OnePipeProtocol::CollectMetrics(metrics);
     const KvsShared::Results& r = m_shared->results;
-    const double seconds = m_activePs / 1e12;
-    uint64_t commits = 0;
-    uint64_t aborts = 0;
-    std::vector<int64_t> all;
-    nlohmann::json kinds = nlohmann::json::object();
+    const int64_t measuredPs = m_shared->config.measurement.MeasuredPs();
+    const double seconds = measuredPs / 1e12;
     const auto& names = m_shared->workload ? m_shared->workload->KindNames()
                                            : std::vector<std::string>{};
-    for (size_t k = 0; k < names.size(); ++k)
-    {
-        commits += r.commits[k];
-        aborts += r.aborts[k];
-        all.insert(all.end(), r.latencyPs[k].begin(), r.latencyPs[k].end());
-        nlohmann::json kind = {{"commits", r.commits[k]}, {"aborts", r.aborts[k]}};
-        AddLatencyMetrics(kind, r.latencyPs[k], {50, 95});
-        kinds[names[k]] = kind;
-    }
-    const size_t processes = m_kvsApps.size();
-    nlohmann::json kvs = {
-        {"system", std::string(SystemChoices()[static_cast<size_t>(m_shared->config.system)].first)},
-        {"commits", commits},
-        {"aborts", aborts},
-        {"abort_rate", commits + aborts ? double(aborts) / double(commits + aborts) : 0.0},
-        {"retry_timeouts", r.retryTimeouts},
-        {"throughput_txns_per_s", seconds > 0 ? commits / seconds : 0.0},
-        {"throughput_ops_per_s", seconds > 0 ? r.opsCommitted / seconds : 0.0},
-        {"throughput_per_process_txns_per_s",
-         seconds > 0 && processes ? commits / seconds / double(processes) : 0.0},
-        {"kinds", kinds}};
-    AddLatencyMetrics(kvs, all, {50, 95, 99});
+    nlohmann::json kvs = TxnMetrics(r.txns, names, measuredPs);
+    const auto commits = kvs.at("commits").get<uint64_t>();
+    const size_t processes = m_apps.size();
+    kvs["system"] =
+        std::string(SystemChoices()[static_cast<size_t>(m_shared->config.system)].first);
+    kvs["retry_timeouts"] = r.retryTimeouts;
+    kvs["throughput_ops_per_s"] = seconds > 0 ? r.opsCommitted / seconds : 0.0;
+    kvs["throughput_per_process_txns_per_s"] =
+        seconds > 0 && processes ? commits / seconds / double(processes) : 0.0;
     metrics["kvs"] = kvs;
 }
 
@@ -237,18 +195,13 @@ CheckKvsRun(const std::string& runDir)
 void
 RegisterKvsProtocol()
 {
-    std::vector<TraceSchema> traces = OnePipeTraces();
-    for (const TraceSchema& trace : txn::HistoryTraces())
-    {
-        traces.push_back(trace);
-    }
     Protocols().Add("onepipe_kvs",
                     ProtocolInfo{"1Pipe's transactional key-value store (SIGCOMM 2021, 7.3.1) "
                                  "and its FaRM-like and non-transactional baselines",
                                  &KvsProtocol::ParamsSpec,
                                  &KvsProtocol::WorkloadSpec,
                                  [] { return std::make_unique<KvsProtocol>(); },
-                                 traces,
+                                 AppHistoryTraces(),
                                  &CheckKvsRun});
 }
 

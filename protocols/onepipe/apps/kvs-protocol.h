@@ -2,7 +2,7 @@
 #define INCSIM_ONEPIPE_APPS_KVS_PROTOCOL_H
 
 #include "protocols/onepipe/apps/kvs-app.h"
-#include "protocols/onepipe/onepipe-protocol.h"
+#include "protocols/onepipe/apps/app-protocol.h"
 
 #include <memory>
 #include <vector>
@@ -14,7 +14,7 @@ namespace incsim::onepipe::apps
 /// 1Pipe's processes (OnePipeProtocol: its switches, hosts and endpoints, every parameter of
 /// "onepipe"), with a KvsApp per process instead of the microbenchmark traffic; "system"
 /// picks 1Pipe, the FaRM-like baseline or NonTX (docs/onepipe-apps.md).
-class KvsProtocol : public OnePipeProtocol
+class KvsProtocol : public AppProtocol<KvsApp>
 {
   public:
     static Spec ParamsSpec();
@@ -27,15 +27,12 @@ class KvsProtocol : public OnePipeProtocol
     void ReadWorkload(World& world, const ParamView& workload) override;
     void AttachApplication(World& world, OnePipeEndpoint& process, uint32_t id,
                            uint32_t processes) override;
-    void StartApplications() override;
 
   private:
     void CloseLogs();
 
     std::unique_ptr<KvsShared> m_shared;
-    std::vector<std::unique_ptr<KvsApp>> m_kvsApps;
     txn::MultiKvWorkload::Config m_workloadConfig;
-    int64_t m_activePs = 0;
 };
 
 /// Adds "onepipe_kvs" to Protocols(); idempotent.

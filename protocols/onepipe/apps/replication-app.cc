@@ -62,8 +62,7 @@ ReplicationApp::Start()
 {
     if (m_client)
     {
-        const int64_t at = std::max<int64_t>(m_shared.config.startPs, NowPs());
-        m_next = ns3::Simulator::Schedule(Ps(at - NowPs()), &ReplicationApp::NextWrite, this);
+        m_next = ScheduleStart(m_shared.config.measurement, [this]() { NextWrite(); });
     }
 }
 
@@ -72,7 +71,7 @@ ReplicationApp::Start()
 void
 ReplicationApp::NextWrite()
 {
-    if (NowPs() >= m_shared.config.stopPs)
+    if (NowPs() >= m_shared.config.measurement.stopPs)
     {
         return;
     }
@@ -188,7 +187,7 @@ ReplicationApp::Finish(bool success)
     {
         ++r.succeeded;
         r.successes.emplace_back(m_id, m_write);
-        if (NowPs() >= m_shared.config.measureFromPs && NowPs() <= m_shared.config.stopPs)
+        if (m_shared.config.measurement.Measured(NowPs()))
         {
             r.latencyPs.push_back(NowPs() - m_startPs);
         }

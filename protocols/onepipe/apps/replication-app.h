@@ -1,6 +1,7 @@
 #ifndef INCSIM_ONEPIPE_APPS_REPLICATION_APP_H
 #define INCSIM_ONEPIPE_APPS_REPLICATION_APP_H
 
+#include "protocols/onepipe/apps/app-window.h"
 #include "protocols/onepipe/apps/message-table.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "sim/core/rng.h"
@@ -58,9 +59,7 @@ struct ReplicationConfig
     int64_t diskWritePs = 0;
     int64_t retryTimeoutPs = 0;
     int64_t intervalPs = 0;    ///< a client's pause between writes (an idle system)
-    int64_t startPs = 0;
-    int64_t measureFromPs = 0;
-    int64_t stopPs = 0;
+    AppWindow measurement; ///< when initiators run and results count
 };
 
 /// One log entry: the (timestamp, client) order of the paper, and the write it holds.

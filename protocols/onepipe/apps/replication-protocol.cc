@@ -1,6 +1,7 @@
 #include "protocols/onepipe/apps/replication-protocol.h"
 
 #include "protocols/onepipe/apps/app-setup.h"
+#include "protocols/onepipe/apps/app-window.h"
 
 #include "protocols/onepipe/onepipe-traces.h"
 #include "sim/core/diagnostics.h"
@@ -8,7 +9,6 @@
 #include "sim/runner/latency-metrics.h"
 #include "sim/runner/world.h"
 #include "sim/scenario/scenario.h"
-#include "sim/schema/time-window.h"
 
 #include <fmt/format.h>
 
@@ -67,15 +67,12 @@ ReplicationProtocol::ParamsSpec()
 Spec
 ReplicationProtocol::WorkloadSpec()
 {
-    return Spec::Object()
-        .Field("write_size", Spec::Size().Min(1).Max(1024 * 1024), "bytes of a write", "4KB")
+    Spec spec = Spec::Object();
+    spec.Field("write_size", Spec::Size().Min(1).Max(1024 * 1024), "bytes of a write", "4KB")
         .Field("interval", Spec::Duration(),
-               "a client's pause after each write (an idle system)", "20us")
-        .Field("start", Spec::Duration(), "when clients start", "0ns")
-        .OptionalField("measure_from", Spec::Duration(),
-                       "when latencies start counting, up to stop (default: start)")
-        .OptionalField("stop", Spec::Duration(),
-                       "when clients stop starting writes (default: the end of the run)");
+               "a client's pause after each write (an idle system)", "20us");
+    AddAppWindowFields(spec, "clients", "writes", "latencies");
+    return spec;
 }
 
 void
@@ -126,19 +123,8 @@ ReplicationProtocol::ReadWorkload(World& world, const ParamView& workload)
     ReplicationConfig& config = m_shared->config;
     config.writeBytes = static_cast<uint32_t>(workload.SizeBytes("write_size"));
     config.intervalPs = workload.DurationNs("interval") * kPsPerNs;
-    const TimeWindow window = ReadTimeWindow(workload, world.DurationPs(), "clients");
-    config.startPs = window.startPs;
-    config.stopPs = window.stopPs;
-    config.measureFromPs = window.startPs;
-    if (workload.Has("measure_from"))
-    {
-        config.measureFromPs = workload.DurationNs("measure_from") * kPsPerNs;
-        if (config.measureFromPs < window.startPs || config.measureFromPs >= window.stopPs)
-        {
-            workload.Fail("measure_from", "must be at or after start and before stop");
-        }
-    }
-    SetWorkloadWindow(window.stopPs - config.measureFromPs, 0);
+    config.measurement = ReadAppWindow(workload, world.DurationPs(), "clients");
+    SetWorkloadWindow(config.measurement.MeasuredPs(), 0);
 }
 
 void
@@ -156,15 +142,6 @@ ReplicationProtocol::AttachApplication(World& /*world*/, OnePipeEndpoint& proces
     if (!client)
     {
         m_shared->replicas.push_back(m_apps.back().get());
-    }
-}
-
-void
-ReplicationProtocol::StartApplications()
-{
-    for (auto& app : m_apps)
-    {
-        app->Start();
     }
 }
 

@@ -2,7 +2,7 @@
 #define INCSIM_ONEPIPE_APPS_REPLICATION_PROTOCOL_H
 
 #include "protocols/onepipe/apps/replication-app.h"
-#include "protocols/onepipe/onepipe-protocol.h"
+#include "protocols/onepipe/apps/app-protocol.h"
 
 #include <memory>
 #include <vector>
@@ -14,7 +14,7 @@ namespace incsim::onepipe::apps
 /// primary-backup chain, 4 KB writes to 3 replicas with a disk write each (paper 7.3.4), on
 /// 1Pipe's processes (every parameter of "onepipe"). The run checks itself
 /// (docs/onepipe-apps.md, "1-RTT replication").
-class ReplicationProtocol : public OnePipeProtocol
+class ReplicationProtocol : public AppProtocol<ReplicationApp>
 {
   public:
     static Spec ParamsSpec();
@@ -27,11 +27,9 @@ class ReplicationProtocol : public OnePipeProtocol
     void ReadWorkload(World& world, const ParamView& workload) override;
     void AttachApplication(World& world, OnePipeEndpoint& process, uint32_t id,
                            uint32_t processes) override;
-    void StartApplications() override;
 
   private:
     std::unique_ptr<ReplicationShared> m_shared;
-    std::vector<std::unique_ptr<ReplicationApp>> m_apps;
 };
 
 /// Adds "onepipe_replication" to Protocols(); idempotent.

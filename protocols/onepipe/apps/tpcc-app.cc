@@ -15,13 +15,6 @@ namespace
 constexpr uint32_t kMessageHeaderBytes = 16;
 /// A transaction's argument on the wire (ids, quantities, amounts).
 constexpr uint32_t kArgBytes = 8;
-constexpr uint32_t kMaxBackoffDoublings = 6;
-
-class NoValues : public txn::ValueView
-{
-  public:
-    uint64_t Value(uint64_t /*key*/) const override { return 0; }
-};
 } // namespace
 
 uint64_t
@@ -77,6 +70,15 @@ TpccApp::TpccApp(OnePipeEndpoint& endpoint, uint32_t id, TpccShared& shared, Rng
         }
     }
     m_endpoint.SetReceiveCallback([this](const Delivered& message) { Receive(message); });
+    if (shared.config.system == TpccSystem::OnePipe)
+    {
+        m_endpoint.SetSendFailureCallback(
+            [this](uint64_t, uint32_t, uint32_t, uint64_t tag, FailureReason reason) {
+                SendFailed(tag, reason);
+            });
+        m_endpoint.SetProcessFailureCallback(
+            [this](uint32_t process, uint64_t /*ts*/) { ProcessFailed(process); });
+    }
 }
 
 TpccApp::~TpccApp()
@@ -88,11 +90,17 @@ TpccApp::~TpccApp()
     }
 }
 
+uint32_t
+TpccApp::InFlight() const
+{
+    return static_cast<uint32_t>(std::count_if(
+        m_window.begin(), m_window.end(), [](const Attempt& a) { return a.phase != Phase::Idle; }));
+}
+
 void
 TpccApp::Start()
 {
-    const int64_t at = std::max<int64_t>(m_shared.config.startPs, NowPs());
-    m_startEvent = ns3::Simulator::Schedule(Ps(at - NowPs()), [this]() {
+    m_startEvent = ScheduleStart(m_shared.config.measurement, [this]() {
         for (uint32_t slot = 0; slot < m_window.size(); ++slot)
         {
             NextTransaction(slot);
@@ -105,13 +113,14 @@ TpccApp::NextTransaction(uint32_t slot)
 {
     Attempt& a = m_window[slot];
     a.phase = Phase::Idle;
-    if (NowPs() >= m_shared.config.stopPs)
+    if (NowPs() >= m_shared.config.measurement.stopPs)
     {
         return;
     }
     m_shared.workload->Next(m_id, m_rng, a.txn);
     a.logical = m_nextLogical++;
     a.retries = 0;
+    a.recalled = false;
     a.startPs = NowPs();
     Begin(slot);
 }
@@ -169,6 +178,10 @@ TpccApp::Begin(uint32_t slot)
         {
             for (uint32_t replica = 0; replica < m_shared.config.replicas; ++replica)
             {
+                if (!m_failed.empty() && m_failed[m_shared.ServerOf(shard, replica)])
+                {
+                    continue; // the others reach the majority
+                }
                 const uint64_t tag = NewMessage(TpccMessage::Op::Execute, slot, shard);
                 TpccMessage& m = m_shared.messages.Get(tag);
                 m.txn.kind = a.txn.kind;
@@ -217,7 +230,7 @@ TpccApp::SendTo(uint32_t dst, uint64_t tag, bool reliable)
 void
 TpccApp::Flush(bool reliable)
 {
-    if (reliable)
+    if (reliable || m_shared.config.retransmits)
     {
         m_endpoint.ReliableSend(m_scattering);
     }
@@ -291,6 +304,56 @@ TpccApp::Receive(const Delivered& delivered)
     }
     default:
         Serve(delivered.src, message, delivered.tag);
+    }
+}
+
+void
+TpccApp::SendFailed(uint64_t tag, FailureReason reason)
+{
+    const TpccMessage& message = m_shared.messages.Get(tag);
+    if (reason != FailureReason::Recalled || message.initiator != m_id)
+    {
+        return; // an answer to an initiator that failed
+    }
+    // Every message of a recalled scattering comes here once. Its entry is not released: a
+    // failed replica may have delivered it before its link went (answering into the void),
+    // and it stays valid should a receiver deliver it anyway (the controller's "skip-recall"
+    // negative control). A few entries per failure.
+    Attempt& a = m_window[message.slot];
+    if (a.phase != Phase::Execute || a.attempt != message.attempt)
+    {
+        return;
+    }
+    ++m_shared.failures.recalledAttempts;
+    a.recalled = true;
+    // The request as the initiator knows it (the keys it reads; the replicas would have
+    // supplied the values), then its abort: nothing of it was executed.
+    LogRequest(a);
+    Abort(message.slot, true);
+}
+
+void
+TpccApp::ProcessFailed(uint32_t process)
+{
+    if (m_failed.empty())
+    {
+        m_failed.assign(m_shared.processes, false);
+    }
+    if (m_failed[process])
+    {
+        return;
+    }
+    m_failed[process] = true;
+    TpccShared::Failures& failures = m_shared.failures;
+    failures.callbackPs.push_back(NowPs());
+    if (std::find(failures.failed.begin(), failures.failed.end(), process) ==
+        failures.failed.end())
+    {
+        failures.failed.push_back(process);
+        for (uint32_t shard = 0; shard < m_shared.config.shards; ++shard)
+        {
+            failures.failedPrimaries += m_shared.ServerOf(shard, 0) == process ? 1 : 0;
+        }
     }
 }
 
@@ -629,10 +692,14 @@ TpccApp::Complete(uint32_t slot)
                        m_shared.workload->KindNames()[a.txn.kind], txn::Event::Commit,
                        txn::By::Server, a.result, NowPs() / kPsPerNs);
     }
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
         ++m_shared.results.commits[a.txn.kind];
         m_shared.results.latencyPs[a.txn.kind].push_back(NowPs() - a.startPs);
+    }
+    if (a.recalled)
+    {
+        m_shared.failures.affectedLatencyPs.push_back(NowPs() - a.startPs);
     }
     NextTransaction(slot);
 }
@@ -652,17 +719,14 @@ TpccApp::Abort(uint32_t slot, bool logged)
                        m_shared.workload->KindNames()[a.txn.kind], txn::Event::Abort,
                        txn::By::Server, a.result, NowPs() / kPsPerNs);
     }
-    if (m_shared.config.Measured(NowPs()))
+    if (m_shared.config.measurement.Measured(NowPs()))
     {
         ++m_shared.results.aborts[a.txn.kind];
     }
     ++a.retries;
     a.phase = Phase::Idle;
-    const uint32_t doublings = std::min(a.retries - 1, kMaxBackoffDoublings);
-    const double backoff =
-        static_cast<double>(m_shared.config.backoffPs << doublings) * m_rng.Uniform();
-    a.timer = ns3::Simulator::Schedule(Ps(static_cast<int64_t>(backoff)), &TpccApp::Begin, this,
-                                       slot);
+    const int64_t backoffPs = RetryBackoffPs(m_shared.config.backoffPs, a.retries, m_rng);
+    a.timer = ns3::Simulator::Schedule(Ps(backoffPs), &TpccApp::Begin, this, slot);
 }
 
 void

@@ -2,7 +2,9 @@
 #define INCSIM_ONEPIPE_APPS_TPCC_APP_H
 
 #include "protocols/onepipe/apps/decision-log.h"
+#include "protocols/onepipe/apps/app-window.h"
 #include "protocols/onepipe/apps/message-table.h"
+#include "protocols/onepipe/apps/txn-initiator.h"
 #include "protocols/onepipe/onepipe-endpoint.h"
 #include "protocols/txn/tpcc-workload.h"
 #include "protocols/txn/txn-history.h"
@@ -74,10 +76,9 @@ struct TpccConfig
     uint32_t window = 1;
     uint32_t opBytes = 0;      ///< bytes per operation in messages that carry operations
     int64_t backoffPs = 0;
-    int64_t startPs = 0;
-    int64_t measureFromPs = 0;
-    int64_t stopPs = 0;
-    bool Measured(int64_t nowPs) const { return nowPs >= measureFromPs && nowPs <= stopPs; }
+    /// Lock, OCC, NonTX: every message on the unordered transport's reliable service.
+    bool retransmits = false;
+    AppWindow measurement; ///< when initiators run and results count
 };
 
 struct TpccShared
@@ -95,12 +96,19 @@ struct TpccShared
         return (shard + config.shards * replica) % processes;
     }
 
-    struct Results
+    TxnResults results;
+    /// The replica failure of the paper's Sec. 7.3.2 (1Pipe): what the process-failure and
+    /// send-failure callbacks saw.
+    struct Failures
     {
-        std::vector<uint64_t> commits;
-        std::vector<uint64_t> aborts;
-        std::vector<std::vector<int64_t>> latencyPs;
-    } results;
+        std::vector<uint32_t> failed;      ///< processes reported failed, each once
+        std::vector<int64_t> callbackPs;   ///< each live process's callback, per failure
+        uint64_t recalledAttempts = 0;     ///< aborted: their scattering was recalled
+        uint64_t failedPrimaries = 0;      ///< shards whose primary failed (not taken over)
+        /// Transactions with an attempt recalled: first attempt to commit (the measured
+        /// window or not: a failure is rare).
+        std::vector<int64_t> affectedLatencyPs;
+    } failures;
 };
 
 /// One process of the TPC-C benchmark of the paper's Sec. 7.3.2: an initiator keeping
@@ -117,6 +125,9 @@ class TpccApp
     void Start();
     /// Replicas: their commit log; nullptr on a process without a replica.
     DecisionLog* Log() { return m_log.get(); }
+    /// Transactions started and neither committed nor waiting to retry.
+    uint32_t InFlight() const;
+    uint32_t Id() const { return m_id; }
 
   private:
     enum class Phase : uint8_t
@@ -142,6 +153,7 @@ class TpccApp
         std::vector<std::vector<txn::HistoryOp>> ops;  ///< per shard: its operations
         std::vector<uint32_t> pendingShards;           ///< shards still to answer this round
         bool failed = false;
+        bool recalled = false;                         ///< an attempt of it was recalled
         std::vector<uint32_t> locked;                  ///< shards whose locks it holds
         std::vector<std::pair<uint32_t, uint64_t>> logged; ///< (primary, decision) open
         std::vector<txn::HistoryOp> result;
@@ -190,6 +202,12 @@ class TpccApp
     };
 
     void Receive(const Delivered& message);
+    /// 1Pipe: a message of this initiator's attempt was recalled (a receiver failed before
+    /// ACKing its scattering, which no live receiver delivers): abort the attempt and retry.
+    void SendFailed(uint64_t tag, FailureReason reason);
+    /// 1Pipe: the controller declared `process` failed; a replica there no longer receives
+    /// this initiator's transactions.
+    void ProcessFailed(uint32_t process);
     void NextTransaction(uint32_t slot);
     void Begin(uint32_t slot);
     uint64_t NewMessage(TpccMessage::Op op, uint32_t slot, uint32_t shard);
@@ -227,6 +245,7 @@ class TpccApp
     std::vector<txn::HistoryOp> m_ops;   ///< scratch
     std::vector<std::vector<txn::HistoryOp>> m_reads; ///< scratch: per shard, the reads
     std::vector<Outgoing> m_scattering;  ///< scratch
+    std::vector<bool> m_failed;          ///< by process: declared failed, as this one knows
     ns3::EventId m_startEvent;
 };
 

@@ -2,7 +2,7 @@
 #define INCSIM_ONEPIPE_APPS_TPCC_PROTOCOL_H
 
 #include "protocols/onepipe/apps/tpcc-app.h"
-#include "protocols/onepipe/onepipe-protocol.h"
+#include "protocols/onepipe/apps/app-protocol.h"
 
 #include <memory>
 #include <vector>
@@ -13,7 +13,7 @@ namespace incsim::onepipe::apps
 /// "onepipe_tpcc": TPC-C's New-Order and Payment as independent transactions on 1Pipe's
 /// processes (paper Sec. 7.3.2, Fig. 15), 4 warehouse shards with 3 replicas each, against
 /// two-phase locking and OCC with primary-backup replication (docs/onepipe-apps.md).
-class TpccProtocol : public OnePipeProtocol
+class TpccProtocol : public AppProtocol<TpccApp>
 {
   public:
     static Spec ParamsSpec();
@@ -26,15 +26,12 @@ class TpccProtocol : public OnePipeProtocol
     void ReadWorkload(World& world, const ParamView& workload) override;
     void AttachApplication(World& world, OnePipeEndpoint& process, uint32_t id,
                            uint32_t processes) override;
-    void StartApplications() override;
 
   private:
     void CloseLogs();
 
     std::unique_ptr<TpccShared> m_shared;
-    std::vector<std::unique_ptr<TpccApp>> m_tpccApps;
     txn::TpccWorkload::Config m_workloadConfig;
-    int64_t m_activePs = 0;
     std::string m_workloadPath;
 };
 
