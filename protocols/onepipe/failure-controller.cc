@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 #include <string>
 
 namespace incsim::onepipe
@@ -28,7 +29,8 @@ FailureController::FailureController(const Topology& topology, const ControllerC
       m_awaiting(m_processes.size(), false),
       m_failedAtLog(m_processes.size(), 0),
       m_failureTs(m_processes.size(), 0),
-      m_recovering(m_processes.size(), false)
+      m_recovering(m_processes.size(), false),
+      m_unreachableHost(topology.NumNodes(), false)
 {
 }
 
@@ -93,19 +95,123 @@ FailureController::SendUndeliveredRecalls(uint32_t process, std::vector<Undelive
 }
 
 void
+FailureController::SendForward(const ForwardRequest& request)
+{
+    ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, request] {
+        ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveForward, this, request);
+    });
+}
+
+uint32_t
+FailureController::HostNodeOf(uint32_t process) const
+{
+    return m_topology.Hosts()[process / m_config.processesPerHost];
+}
+
+bool
+FailureController::Reachable(uint32_t process) const
+{
+    return m_processes[process]->Host().IsUp();
+}
+
+void
+FailureController::ReceiveForward(const ForwardRequest& request)
+{
+    if (m_failed[request.dst] || m_failed[request.src])
+    {
+        return; // announced failed already: Recall (or the sender's own notice) settles it
+    }
+    Trace("forward", 0, -1, request.src, request.to - request.from, request.dst);
+    if (!Reachable(request.dst))
+    {
+        Unreachable(request.dst);
+        return;
+    }
+    OnePipeEndpoint* receiver = m_processes[request.dst];
+    ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs), [this, receiver, request] {
+        const std::optional<uint32_t> next = receiver->ReceiveForwarded(request);
+        if (!next)
+        {
+            return; // the channel is gone, or the receiver failed meanwhile
+        }
+        // The receiver's ACK, back through the controller.
+        const uint32_t ack = *next;
+        ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, request, ack] {
+            ns3::Simulator::Schedule(Ps(Serve()), [this, request, ack] {
+                if (m_failed[request.src])
+                {
+                    return;
+                }
+                if (!Reachable(request.src))
+                {
+                    Unreachable(request.src);
+                    return;
+                }
+                ++m_forwards;
+                Trace("forward_ack", 0, -1, request.dst, ack, request.src);
+                OnePipeEndpoint* sender = m_processes[request.src];
+                ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
+                                         [sender, request, ack] {
+                                             sender->ForwardedAck(request, ack);
+                                         });
+            });
+        });
+    });
+}
+
+void
+FailureController::Unreachable(uint32_t process)
+{
+    const uint32_t host = HostNodeOf(process);
+    if (m_unreachableHost[host])
+    {
+        return; // its registers are being read already
+    }
+    m_unreachableHost[host] = true;
+    Trace("unreachable", 0, -1, process, 0);
+    for (uint32_t port = 0; port < m_topology.NumPorts(host); ++port)
+    {
+        const Topology::PortPeer& peer = m_topology.Peer(host, port);
+        CommitInputs* inputs = m_inputs[peer.peerNode];
+        if (inputs == nullptr)
+        {
+            continue;
+        }
+        // A register read over the management network: there and back.
+        const uint32_t node = peer.peerNode;
+        const uint32_t switchPort = peer.peerPort;
+        ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs), [this, inputs, node, switchPort] {
+            const uint64_t commit = inputs->LastCommit(switchPort);
+            ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, node, switchPort, commit] {
+                ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveReport, this,
+                                         node, switchPort, commit);
+            });
+        });
+    }
+}
+
+void
 FailureController::Trace(const char* event, uint32_t node, int64_t port, int64_t process,
-                         uint64_t ts)
+                         uint64_t ts, int64_t peer)
 {
     if (m_trace)
     {
         m_trace->Row(NowPs() / kPsPerNs, event,
-                     port < 0 ? std::string() : m_topology.Node(node).name, port, process, ts);
+                     port < 0 ? std::string() : m_topology.Node(node).name, port, process, ts,
+                     peer);
     }
 }
 
 void
 FailureController::ReceiveReport(uint32_t node, uint32_t port, uint64_t commit)
 {
+    const bool known = std::any_of(m_reports.begin(), m_reports.end(), [&](const Report& r) {
+        return r.node == node && r.port == port && !r.repaired;
+    });
+    if (known)
+    {
+        return; // read by the controller already (Unreachable), or reported twice
+    }
     const Topology::PortPeer& peer = m_topology.Peer(node, port);
     m_reports.push_back(Report{node, port, peer.link, peer.peerNode, commit});
     Trace("report", node, port, -1, commit);
@@ -380,7 +486,8 @@ FailureController::ReceiveJoined(uint32_t process, uint64_t ts, bool keptBuffer)
     m_failed[process] = false;
     m_recovering[process] = false;
     ++m_rejoins;
-    const uint32_t host = m_topology.Hosts()[process / m_config.processesPerHost];
+    const uint32_t host = HostNodeOf(process);
+    m_unreachableHost[host] = false;
     if (keptBuffer)
     {
         Trace("recovered", host, -1, process, ts);

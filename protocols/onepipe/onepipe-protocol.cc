@@ -247,6 +247,11 @@ OnePipeProtocol::ParamsSpec()
         .Field("retransmit_timeout", Spec::Duration().Min(1),
                "reliable: a prepare segment not ACKed after this is sent again (go-back-N)",
                "30us")
+        .Field("forward_after", Spec::Integer().Min(0),
+               "reliable: retransmission rounds of a prepare channel without an ACK before its "
+               "sender asks the controller to forward it (paper 5.2, controller forwarding); 0 "
+               "never asks",
+               3)
         .Field("commit_interval", Spec::Duration(),
                "reliable: a host sends a commit message when its commit barrier advances, at "
                "most one per this long (beacons carry it too)",
@@ -492,6 +497,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_config.reliable = params.Choice("service", ServiceChoices()) == Service::Reliable;
     m_config.deliverOnBarrier = params.Choice("reliable_delivery", DeliverOnBarrierChoices());
     m_config.retransmitPs = params.DurationNs("retransmit_timeout") * kPsPerNs;
+    m_config.forwardAfter = static_cast<uint32_t>(params.Int("forward_after"));
     m_config.commitIntervalPs = params.DurationNs("commit_interval") * kPsPerNs;
     m_config.receiveLoss = params.Number("receive_loss");
     const uint32_t controllerHost =
@@ -698,7 +704,8 @@ OnePipeProtocol::InstallFailureHandling(World& world, const ParamView& params,
             [controller](uint32_t id, uint64_t epoch) { controller->SendCompletion(id, epoch); },
             [controller](uint32_t id, std::vector<UndeliveredRecall> recalls) {
                 controller->SendUndeliveredRecalls(id, std::move(recalls));
-            });
+            },
+            [controller](const ForwardRequest& request) { controller->SendForward(request); });
     }
     const int64_t intervalPs = m_config.beaconIntervalNs * kPsPerNs;
     const auto& switches = world.Switches();
@@ -888,6 +895,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"controller_epochs", m_controller ? m_controller->Epochs() : 0},
         {"controller_rejoins", m_controller ? m_controller->Rejoins() : 0},
         {"controller_messages", m_controller ? m_controller->Messages() : 0},
+        {"controller_forwards", m_controller ? m_controller->Forwards() : 0},
         {"controller_cpu_us", m_controller ? m_controller->BusyPs() / 1e6 : 0.0},
         {"host_beacons", m_stats.hostBeacons},
         {"receive_drops", receiveDrops},

@@ -200,14 +200,23 @@ TEST_CASE("Reliable 1Pipe keeps its guarantees through randomized failures of ev
             // The controller's work: every report in, a notice out to and a completion in
             // from every correct process, one out to each failed process (it was declared
             // failed), every recall it keeps for a failed receiver in, a removal out per
-            // report; 300 ns of CPU each.
+            // report, and per forward the request in, the segments out unless either end
+            // had failed meanwhile, and the ACK in and out when the receiver took them;
+            // 300 ns of CPU each.
             const int correct = cutOff > 0 ? (16 - cutOff) * perHost : 0;
             const int reports = CountControllerEvents(run, "report");
+            const int forwards = CountControllerEvents(run, "forward");
+            const int forwardAcks = CountControllerEvents(run, "forward_ack");
             CHECK(reports > 0);
             CHECK(CountControllerEvents(run, "resume") == reports);
-            CHECK(OnePipeMetric(run, "controller_messages") ==
-                  2 * reports + 2 * correct + cutOff * perHost +
-                      CountControllerEvents(run, "recall_kept"));
+            CHECK(CountControllerEvents(run, "unreachable") == 0);
+            CHECK(OnePipeMetric(run, "controller_forwards") == forwardAcks);
+            const int notForwarding = 2 * reports + 2 * correct + cutOff * perHost +
+                                      CountControllerEvents(run, "recall_kept");
+            CHECK(OnePipeMetric(run, "controller_messages") >=
+                  notForwarding + forwards + 3 * forwardAcks);
+            CHECK(OnePipeMetric(run, "controller_messages") <=
+                  notForwarding + 3 * forwards + forwardAcks);
             CHECK(OnePipeMetric(run, "controller_cpu_us") ==
                   Approx(0.3 * OnePipeMetric(run, "controller_messages")));
         }
@@ -417,6 +426,113 @@ TEST_CASE("A process cut off for good stops retransmitting once it is declared f
     // The other processes' retransmissions to it end with their Recall, its own with the
     // notice: both within a few retransmission timeouts of the failure.
     CHECK(OnePipeMetric(run, "prepare_retransmissions") < 100);
+}
+
+TEST_CASE("Controller forwarding delivers across a path that stays broken while both ends "
+          "reach the controller",
+          "[onepipe][reliable][failures][forwarding][checker]")
+{
+    InitIncsim();
+    // The core link a0_0-c0 fails at 150 us and routes are not recomputed within the run: the
+    // flows hashed over it (pod 0 to the other pods through c0, and back) lose every packet,
+    // while every process still reaches the controller (no process is cut off in Determine's
+    // graph). Senders whose retransmissions go unanswered ask the controller to forward; it
+    // carries the segments to the receiver and the ACK back, and the commit barrier moves on.
+    // Without forwarding (forward_after 0) those senders' commit barriers, hence everyone's,
+    // stay below their first lost prepare: delivery stops for the rest of the run.
+    const std::string link = R"({"at": "150us", "action": "link_down", "link": ["a0_0", "c0"]})";
+    for (const char* incarnation : {"chip", "host-representative"})
+    {
+        for (int forwardAfter : {3, 0})
+        {
+            TempDir dir;
+            std::vector<std::string> overrides = Overrides(4, 1e-3);
+            overrides.push_back("routing.reconverge_delay=10ms");
+            RunSummary run = RunIn(
+                dir,
+                FaultyScenario(fmt::format(R"("incarnation": "{}", "forward_after": {})",
+                                           incarnation, forwardAfter),
+                               link),
+                overrides);
+            const CheckReport report = CheckOnePipeRun(run);
+            INFO(incarnation << ", forward_after " << forwardAfter << ": "
+                             << ViolationText(report));
+            CHECK(OnePipeMetric(run, "controller_failed_processes") == 0);
+            if (forwardAfter == 0)
+            {
+                CHECK(LastDelivery(run) < 300000);
+                CHECK_FALSE(report.Ok());
+                continue;
+            }
+            CHECK(report.Ok());
+            CHECK(OnePipeMetric(run, "controller_forwards") > 10);
+            CHECK(CountControllerEvents(run, "forward_ack") ==
+                  OnePipeMetric(run, "controller_forwards"));
+            CHECK(CountControllerEvents(run, "unreachable") == 0);
+            CHECK(LastDelivery(run) > 450000);
+            CHECK(OnePipeMetric(run, "messages_delivered") > 2500);
+        }
+    }
+}
+
+TEST_CASE("A receiver the controller cannot reach to forward is announced failed before the "
+          "switches detect it",
+          "[onepipe][reliable][failures][forwarding][checker]")
+{
+    InitIncsim();
+    // h3 crashes at 150 us; its ToR would report it only after 100 beacon intervals (300 us).
+    // Senders with prepares to it retransmit three times (90 us), ask the controller to
+    // forward, and the controller, finding its host down, reads the ToR's register for h3's
+    // port as the ToR's report: Determine declares it failed about 100 us after the crash,
+    // and the others recall and keep what they sent it.
+    TempDir dir;
+    std::vector<std::string> overrides = Overrides(1, 0.0);
+    overrides.push_back("protocol.params.port_timeout=100");
+    RunSummary run = RunIn(
+        dir,
+        FaultyScenario(R"("incarnation": "switch-cpu")",
+                       R"({"at": "150us", "action": "node_crash", "node": "h3"})"),
+        overrides);
+    const CheckReport report = CheckOnePipeRun(run);
+    INFO(ViolationText(report));
+    CHECK(report.Ok());
+    CHECK(OnePipeMetric(run, "controller_failed_processes") == 1);
+    CHECK(CountControllerEvents(run, "unreachable") == 1);
+    CHECK(CountControllerEvents(run, "report") == 1); // the ToR's own report, later, is the same
+    const int64_t failed = LastControllerEvent(run, "failed");
+    CHECK(failed > 150000 + 90000);
+    CHECK(failed < 150000 + 300000);
+    CHECK(LastDelivery(run) > 450000);
+}
+
+TEST_CASE("A recall in flight to a receiver that then fails is kept for its recovery",
+          "[onepipe][reliable][failures][rejoin][checker]")
+{
+    InitIncsim();
+    // h3's link fails at 150 us: about 40 us later the others recall the scatterings h3 had
+    // not ACKed, among them message 12#69, which h5 holds. h5's link fails at 191 us, before
+    // that recall reaches it; h5 is declared failed in turn, and its sender's channel to it,
+    // with the recall still un-ACKed, is dropped. Both links come back at 400 us and h5
+    // recovers with its buffer: the recall must have been kept by the controller, or h5
+    // delivers a message every other receiver dropped (before the fix, Abort retired an
+    // un-ACKed recall without keeping it).
+    TempDir dir;
+    std::vector<std::string> overrides = Overrides(1, 0.0);
+    overrides.push_back("duration=600us");
+    RunSummary run = RunIn(
+        dir,
+        FaultyScenario(R"("incarnation": "chip")",
+                       R"({"at": "150us", "action": "link_down", "link": ["h3", "e0_1"]},
+                          {"at": "191us", "action": "link_down", "link": ["h5", "e1_0"]},
+                          {"at": "400us", "action": "link_up", "link": ["h3", "e0_1"]},
+                          {"at": "400us", "action": "link_up", "link": ["h5", "e1_0"]})"),
+        overrides);
+    const CheckReport report = CheckOnePipeRun(run);
+    INFO(ViolationText(report));
+    CHECK(report.Ok());
+    CHECK(OnePipeMetric(run, "controller_failed_processes") == 2);
+    CHECK(OnePipeMetric(run, "controller_rejoins") == 2);
+    CHECK(CountControllerEvents(run, "recovered") == 2);
 }
 
 TEST_CASE("Fig. 10 on the testbed: failures that cut off no process recover sooner, and "
