@@ -30,7 +30,8 @@ FailureController::FailureController(const Topology& topology, const ControllerC
       m_failedAtLog(m_processes.size(), 0),
       m_failureTs(m_processes.size(), 0),
       m_recovering(m_processes.size(), false),
-      m_unreachableHost(topology.NumNodes(), false)
+      m_unreachableHost(topology.NumNodes(), false),
+      m_silenced(m_processes.size(), false)
 {
 }
 
@@ -287,22 +288,31 @@ FailureController::Determine()
         }
     }
     std::vector<ProcessFailure> failures;
-    const size_t logStart = m_failureLog.size();
     for (uint32_t process = 0; process < m_processes.size(); ++process)
     {
-        const uint32_t host = m_topology.Hosts()[process / m_config.processesPerHost];
+        const uint32_t host = HostNodeOf(process);
         if (m_failed[process] || component[host] == 0)
         {
             continue;
         }
+        failures.push_back(ProcessFailure{process, failureTs[component[host]]});
+    }
+    Broadcast(failures);
+}
+
+void
+FailureController::Broadcast(const std::vector<ProcessFailure>& failures)
+{
+    const size_t logStart = m_failureLog.size();
+    for (const ProcessFailure& failure : failures)
+    {
+        const uint32_t process = failure.process;
         m_failed[process] = true;
         ++m_failedCount;
-        const uint64_t ts = failureTs[component[host]];
-        failures.push_back(ProcessFailure{process, ts});
         m_failedAtLog[process] = logStart;
-        m_failureTs[process] = ts;
-        m_failureLog.push_back(ProcessFailure{process, ts});
-        Trace("failed", host, -1, process, ts);
+        m_failureTs[process] = failure.ts;
+        m_failureLog.push_back(failure);
+        Trace("failed", HostNodeOf(process), -1, process, failure.ts);
         // Over the management network, which still reaches it: the process stops its old
         // identity's sending (a crashed one knows by itself).
         OnePipeEndpoint* endpoint = m_processes[process];
@@ -331,11 +341,68 @@ FailureController::Determine()
                                          endpoint->ProcessFailures(epoch, failures);
                                      });
         }
+        if (m_config.completionTimeoutPs > 0)
+        {
+            ns3::Simulator::Schedule(Ps(m_config.completionTimeoutPs),
+                                     &FailureController::CompletionTimeout, this, m_epoch);
+        }
     }
-    if (m_awaitingCount == 0)
+    if (m_awaitingCount == 0 && !Handling())
     {
         Resume();
     }
+}
+
+void
+FailureController::CompletionTimeout(uint64_t epoch)
+{
+    if (epoch != m_epoch)
+    {
+        return; // a later epoch has its own timeout
+    }
+    // Paper 5.2: a process that does not answer the controller within a timeout is
+    // considered failed. Its host's NIC (the representative that keeps its processes' commit
+    // barriers, spec 8.8) freezes its part of the host's commit barrier at what it is now and
+    // stops it; that value is its failure timestamp: every message of it below is ACKed by all
+    // its receivers, and no commit barrier anywhere has passed it.
+    for (uint32_t process = 0; process < m_processes.size(); ++process)
+    {
+        if (!m_awaiting[process] || m_silenced[process])
+        {
+            continue;
+        }
+        m_silenced[process] = true;
+        ++m_silencing;
+        Trace("timeout", HostNodeOf(process), -1, process, epoch);
+        OnePipeEndpoint* endpoint = m_processes[process];
+        ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs), [this, endpoint, process] {
+            const uint64_t ts = endpoint->Silence();
+            ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, process, ts] {
+                ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveSilenced, this,
+                                         process, ts);
+            });
+        });
+    }
+}
+
+void
+FailureController::ReceiveSilenced(uint32_t process, uint64_t ts)
+{
+    m_silencedFailures.push_back(ProcessFailure{process, ts});
+    if (--m_silencing > 0)
+    {
+        return;
+    }
+    std::vector<ProcessFailure> failures;
+    failures.swap(m_silencedFailures);
+    failures.erase(std::remove_if(failures.begin(), failures.end(),
+                                  [this](const ProcessFailure& f) { return m_failed[f.process]; }),
+                   failures.end());
+    for (const ProcessFailure& failure : failures)
+    {
+        m_held.push_back(failure.process);
+    }
+    Broadcast(failures);
 }
 
 void
@@ -346,7 +413,7 @@ FailureController::ReceiveCompletion(uint32_t process, uint64_t epoch)
         return; // an older epoch's: the latest one's is still due
     }
     m_awaiting[process] = false;
-    if (--m_awaitingCount == 0 && !m_determinePending)
+    if (--m_awaitingCount == 0 && !Handling())
     {
         Resume();
     }
@@ -369,6 +436,14 @@ FailureController::Resume()
         ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
                                  [inputs, port] { inputs->RemoveCommitInput(port); });
     }
+    // The processes failed for silence no longer hold their hosts' commit barriers back.
+    for (uint32_t process : m_held)
+    {
+        OnePipeEndpoint* endpoint = m_processes[process];
+        ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
+                                 [endpoint] { endpoint->ReleaseCommit(); });
+    }
+    m_held.clear();
     std::vector<std::pair<uint32_t, uint32_t>> deferred;
     deferred.swap(m_deferredRepairs);
     for (const auto& [node, port] : deferred)
@@ -437,8 +512,8 @@ FailureController::TryRecover()
     {
         const uint32_t host = m_topology.Hosts()[process / m_config.processesPerHost];
         OnePipeEndpoint* endpoint = m_processes[process];
-        if (!m_failed[process] || m_recovering[process] || component[host] != 0 ||
-            !endpoint->Host().IsUp())
+        if (!m_failed[process] || m_recovering[process] || m_silenced[process] ||
+            component[host] != 0 || !endpoint->Host().IsUp())
         {
             continue;
         }

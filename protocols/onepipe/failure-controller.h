@@ -31,6 +31,9 @@ struct ControllerConfig
     /// From the first report of a round to Determine.
     int64_t determineWaitPs = 0;
     uint32_t processesPerHost = 0;
+    /// From a broadcast to declaring failed the correct processes that have not completed it
+    /// (0: never).
+    int64_t completionTimeoutPs = 0;
 };
 
 /// Reliable 1Pipe's failure-handling controller (paper 5.2; docs/onepipe.md, "Failure
@@ -107,6 +110,12 @@ class FailureController
     void ReceiveReport(uint32_t node, uint32_t port, uint64_t commit);
     void ReceiveCompletion(uint32_t process, uint64_t epoch);
     void Determine();
+    /// Declares `failures` (Broadcast), and waits for every correct process's completion.
+    void Broadcast(const std::vector<ProcessFailure>& failures);
+    /// Epoch `epoch`'s completions are overdue: the processes still silent are failed.
+    void CompletionTimeout(uint64_t epoch);
+    /// A silent process's NIC froze its commit barrier at `ts`, its failure timestamp.
+    void ReceiveSilenced(uint32_t process, uint64_t ts);
     void Resume();
     void ReceiveRepair(uint32_t node, uint32_t port);
     void ReceiveReadmission(uint32_t node, uint32_t port, bool done);
@@ -122,7 +131,10 @@ class FailureController
     /// reports (Detect), so that Determine declares its host's processes failed.
     void Unreachable(uint32_t process);
     uint32_t HostNodeOf(uint32_t process) const;
-    bool Handling() const { return m_determinePending || m_awaitingCount > 0; }
+    bool Handling() const
+    {
+        return m_determinePending || m_awaitingCount > 0 || m_silencing > 0;
+    }
     /// The component of every node in the graph without the reported links (0: the root's).
     std::vector<uint32_t> Components() const;
     void Trace(const char* event, uint32_t node, int64_t port, int64_t process, uint64_t ts,
@@ -159,6 +171,14 @@ class FailureController
     uint64_t m_forwards = 0;
     /// By host node: its ports' registers are being read (Unreachable), once per failure.
     std::vector<bool> m_unreachableHost;
+    /// By process: failed for not completing a notice in time (never recovered: it would not
+    /// answer the recovery either).
+    std::vector<bool> m_silenced;
+    /// Silent processes whose NICs have not yet answered, and the answers so far.
+    uint64_t m_silencing = 0;
+    std::vector<ProcessFailure> m_silencedFailures;
+    /// Silent processes whose commit barriers their NICs hold until Resume.
+    std::vector<uint32_t> m_held;
 };
 
 } // namespace incsim::onepipe

@@ -825,6 +825,23 @@ OnePipeEndpoint::DeclaredFailed()
     m_host->CommitMayAdvance();
 }
 
+uint64_t
+OnePipeEndpoint::Silence()
+{
+    // Its part of the host's commit barrier as the host computes it: monotone, so no commit
+    // barrier sent so far is above it.
+    m_commitHold = std::min(m_host->Timestamp(), OldestUnacked());
+    DeclaredFailed();
+    return m_commitHold;
+}
+
+void
+OnePipeEndpoint::ReleaseCommit()
+{
+    m_commitHold = PrepareChannels::kNone;
+    m_host->CommitMayAdvance();
+}
+
 OnePipeEndpoint::Rejoin
 OnePipeEndpoint::Recover(const RecoveryNotice& notice)
 {
@@ -896,7 +913,7 @@ OnePipeEndpoint::PeerRejoined(uint32_t process)
 void
 OnePipeEndpoint::ProcessFailures(uint64_t epoch, const std::vector<ProcessFailure>& failures)
 {
-    if (!Host().IsUp() || !m_prepare || m_declaredFailed)
+    if (!Host().IsUp() || !m_prepare || m_declaredFailed || m_unresponsive)
     {
         return; // a crashed process is failed itself; the controller learns it from a report
     }

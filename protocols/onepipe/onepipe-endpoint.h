@@ -147,6 +147,16 @@ class OnePipeEndpoint : public Endpoint
     /// that failed at or below their timestamp, delivers the rest in timestamp order, and
     /// joins again as a new identity.
     Rejoin Recover(const RecoveryNotice& notice);
+    /// The controller gave up waiting for this process's completion (paper 5.2: it is
+    /// considered failed). Its host's NIC freezes the process's part of the host's commit
+    /// barrier at its value now, which it returns (the failure timestamp), until
+    /// ReleaseCommit; the process is stopped as DeclaredFailed.
+    uint64_t Silence();
+    /// Resume: the frozen commit barrier of Silence no longer counts.
+    void ReleaseCommit();
+    /// Test only: the process ignores failure notices, as one hung in the middle of handling
+    /// one (the controller's completion timeout must declare it failed).
+    void SetUnresponsive() { m_unresponsive = true; }
     /// Process `process` rejoined as a new identity: it may be sent to again.
     void PeerRejoined(uint32_t process);
     /// Every other process knows this one's new identity: it may send again.
@@ -159,6 +169,10 @@ class OnePipeEndpoint : public Endpoint
     /// all its receivers (PrepareChannels::kNone if none).
     uint64_t OldestUnacked() const
     {
+        if (m_commitHold != PrepareChannels::kNone)
+        {
+            return m_commitHold;
+        }
         return m_prepare ? m_prepare->OldestUnacked() : PrepareChannels::kNone;
     }
     uint64_t PrepareRetransmissions() const
@@ -278,6 +292,9 @@ class OnePipeEndpoint : public Endpoint
     Completion m_completion;
     RecallSink m_recallSink;
     ForwardSink m_forwardSink;
+    /// Silence: the frozen part of the host's commit barrier, or kNone.
+    uint64_t m_commitHold = PrepareChannels::kNone;
+    bool m_unresponsive = false;
     /// Per destination: the number of the current prepare channel to it (each channel this
     /// process makes gets the next), so that a forwarded segment finds only its own channel.
     std::vector<uint64_t> m_channelNumber;

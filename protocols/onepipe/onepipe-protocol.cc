@@ -276,6 +276,15 @@ OnePipeProtocol::ParamsSpec()
                "reliable: from the first failure report of a round to the controller's "
                "Determine step (the other reports of the same failure arrive meanwhile)",
                "3us")
+        .Field("completion_timeout", Spec::Duration(),
+               "reliable: the controller declares failed a correct process that has not "
+               "completed a failure notice this long after its broadcast (paper 5.2: \"if a "
+               "process does not respond to the controller within timeout, it is considered "
+               "as failed\"); 0 waits for ever",
+               "1ms")
+        .OptionalField("unresponsive_process", Spec::Integer().Min(0),
+                       "reliable, test only: this process ignores failure notices, as one hung "
+                       "while handling one (the completion timeout must declare it failed)")
         .Field("controller_mode", Spec::Enum(ControllerModeChoices()),
                "reliable: how processes answer a failure notice; \"skip-discard\" and "
                "\"skip-recall\" leave out that step, \"skip-recovery-recalls\" has a "
@@ -688,6 +697,18 @@ OnePipeProtocol::InstallFailureHandling(World& world, const ParamView& params,
     config.costPs = params.DurationNs("controller_cost") * kPsPerNs;
     config.determineWaitPs = params.DurationNs("determine_wait") * kPsPerNs;
     config.processesPerHost = m_config.processesPerHost;
+    config.completionTimeoutPs = params.DurationNs("completion_timeout") * kPsPerNs;
+    if (params.Has("unresponsive_process"))
+    {
+        const auto process = static_cast<size_t>(params.Int("unresponsive_process"));
+        if (process >= m_processes.size())
+        {
+            params.Fail("unresponsive_process",
+                        fmt::format("expected a process id below {} (the run's processes)",
+                                    m_processes.size()));
+        }
+        m_processes[process]->SetUnresponsive();
+    }
     std::vector<OnePipeEndpoint*> processes;
     for (const auto& process : m_processes)
     {

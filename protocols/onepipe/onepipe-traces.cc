@@ -100,12 +100,14 @@ ControllerTrace()
           "retransmissions went unanswered), `forward_ack` (the controller carries `peer`'s "
           "forwarded segments' ACK from `process`: every segment below number `ts` arrived), "
           "`unreachable` (the controller could not reach `process` to forward: it reads its "
-          "host's ports at their switches as reports, so Determine declares it failed)."},
+          "host's ports at their switches as reports, so Determine declares it failed), `timeout` (`process` had not completed "
+          "notice `ts` within the completion timeout: its NIC freezes its commit barrier, "
+          "which becomes its failure timestamp, and a `failed` row follows)."},
          {"node", "string", "The switch (report, resume, repair, readmitted), else empty."},
          {"port", "int", "Its port (report, resume, repair, readmitted), else -1."},
          {"process", "int",
           "The process (failed, recall_kept, recover, recovered, rejoined, forward, "
-          "forward_ack, unreachable), else -1."},
+          "forward_ack, unreachable, timeout), else -1."},
          {"ts", "uint64", "See `event`."},
          {"peer", "int", "The other process of a forward (forward, forward_ack), else -1."}}};
     return trace;

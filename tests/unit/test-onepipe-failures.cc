@@ -535,6 +535,53 @@ TEST_CASE("A recall in flight to a receiver that then fails is kept for its reco
     CHECK(CountControllerEvents(run, "recovered") == 2);
 }
 
+TEST_CASE("A process that does not complete a failure notice is declared failed after the "
+          "completion timeout, so Resume does not stall",
+          "[onepipe][reliable][failures][timeout][checker]")
+{
+    InitIncsim();
+    // h3 crashes at 150 us. Process 6 (on h6) hangs while handling the notice: it neither
+    // discards, recalls nor completes. 50 us after the broadcast the controller declares it
+    // failed with the commit barrier its NIC froze, broadcasts that, and resumes once the
+    // others complete. Waiting for ever (completion_timeout 0, the behaviour before the
+    // timeout existed), Resume never comes and delivery stops for the rest of the run.
+    for (const char* timeout : {"50us", "0us"})
+    {
+        for (const char* incarnation : {"chip", "host-representative"})
+        {
+            TempDir dir;
+            RunSummary run = RunIn(
+                dir,
+                FaultyScenario(fmt::format(R"("incarnation": "{}", "unresponsive_process": 6,
+                                              "completion_timeout": "{}")",
+                                           incarnation, timeout),
+                               R"({"at": "150us", "action": "node_crash", "node": "h3"})"),
+                Overrides(6, 1e-3));
+            const CheckReport report = CheckOnePipeRun(run);
+            INFO(incarnation << ", completion_timeout " << timeout << ": "
+                             << ViolationText(report));
+            if (std::string(timeout) == "0us")
+            {
+                CHECK(LastControllerEvent(run, "resume") < 0);
+                CHECK(LastDelivery(run) < 250000);
+                CHECK_FALSE(report.Ok());
+                continue;
+            }
+            CHECK(report.Ok());
+            CHECK(OnePipeMetric(run, "controller_failed_processes") == 2);
+            CHECK(OnePipeMetric(run, "controller_epochs") == 2);
+            CHECK(CountControllerEvents(run, "timeout") == 1);
+            const int64_t timedOut = LastControllerEvent(run, "timeout");
+            const int64_t resumed = LastControllerEvent(run, "resume");
+            CHECK(timedOut > 150000 + 80000);
+            CHECK(resumed > timedOut);
+            CHECK(LastDelivery(run) > resumed + 150000);
+            // The silent process is not recovered: it would not answer that either.
+            CHECK(OnePipeMetric(run, "controller_rejoins") == 0);
+        }
+    }
+}
+
 TEST_CASE("Fig. 10 on the testbed: failures that cut off no process recover sooner, and "
           "every recovery lies between the detection timeout and 500 us",
           "[onepipe][reliable][failures][fig10]")
