@@ -118,11 +118,11 @@ FailureController::Reachable(uint32_t process) const
 void
 FailureController::ReceiveForward(const ForwardRequest& request)
 {
+    Trace("forward", 0, -1, request.src, request.to - request.from, request.dst);
     if (m_failed[request.dst] || m_failed[request.src])
     {
         return; // announced failed already: Recall (or the sender's own notice) settles it
     }
-    Trace("forward", 0, -1, request.src, request.to - request.from, request.dst);
     if (!Reachable(request.dst))
     {
         Unreachable(request.dst);
@@ -371,9 +371,16 @@ FailureController::CompletionTimeout(uint64_t epoch)
         {
             continue;
         }
+        Trace("timeout", HostNodeOf(process), -1, process, epoch);
+        if (!Reachable(process))
+        {
+            // Its host is down: the switches' registers give its failure timestamp (the
+            // report its ToR is about to send, read now).
+            Unreachable(process);
+            continue;
+        }
         m_silenced[process] = true;
         ++m_silencing;
-        Trace("timeout", HostNodeOf(process), -1, process, epoch);
         OnePipeEndpoint* endpoint = m_processes[process];
         ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs), [this, endpoint, process] {
             const uint64_t ts = endpoint->Silence();
@@ -395,13 +402,14 @@ FailureController::ReceiveSilenced(uint32_t process, uint64_t ts)
     }
     std::vector<ProcessFailure> failures;
     failures.swap(m_silencedFailures);
-    failures.erase(std::remove_if(failures.begin(), failures.end(),
-                                  [this](const ProcessFailure& f) { return m_failed[f.process]; }),
-                   failures.end());
     for (const ProcessFailure& failure : failures)
     {
         m_held.push_back(failure.process);
     }
+    // One that Determine declared failed meanwhile (cut off) keeps that failure timestamp.
+    failures.erase(std::remove_if(failures.begin(), failures.end(),
+                                  [this](const ProcessFailure& f) { return m_failed[f.process]; }),
+                   failures.end());
     Broadcast(failures);
 }
 

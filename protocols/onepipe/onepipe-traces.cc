@@ -97,7 +97,7 @@ ControllerTrace()
           "it are owed), `rejoined` (`process` joined again as a new identity whose first "
           "timestamp is `ts`; the checker names it `process@ts`), `forward` (`process` asked "
           "the controller to forward `ts` segments of its prepare channel to `peer`, whose "
-          "retransmissions went unanswered), `forward_ack` (the controller carries `peer`'s "
+          "retransmissions went unanswered; ignored if either was announced failed), `forward_ack` (the controller carries `peer`'s "
           "forwarded segments' ACK from `process`: every segment below number `ts` arrived), "
           "`unreachable` (the controller could not reach `process` to forward: it reads its "
           "host's ports at their switches as reports, so Determine declares it failed), `timeout` (`process` had not completed "
