@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Rewrites the generated blocks of the docs from the code: docs/scenario.md (incsim schema)
-# and docs/ns3-objects.md (incsim objects). ctest fails while they are stale.
+# Rewrites the generated blocks of the docs from the code: docs/scenario.md (incsim schema),
+# docs/traces.md (incsim traces) and docs/ns3-objects.md (incsim objects). ctest fails while
+# they are stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 incsim="${1:-build/tools/incsim/incsim}"
@@ -23,4 +24,5 @@ PY
 }
 
 regenerate docs/scenario.md schema schema
+regenerate docs/traces.md traces traces
 regenerate docs/ns3-objects.md objects objects

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 #include <string>
 
 namespace incsim::onepipe
@@ -28,7 +29,9 @@ FailureController::FailureController(const Topology& topology, const ControllerC
       m_awaiting(m_processes.size(), false),
       m_failedAtLog(m_processes.size(), 0),
       m_failureTs(m_processes.size(), 0),
-      m_recovering(m_processes.size(), false)
+      m_recovering(m_processes.size(), false),
+      m_unreachableHost(topology.NumNodes(), false),
+      m_silenced(m_processes.size(), false)
 {
 }
 
@@ -93,19 +96,123 @@ FailureController::SendUndeliveredRecalls(uint32_t process, std::vector<Undelive
 }
 
 void
+FailureController::SendForward(const ForwardRequest& request)
+{
+    ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, request] {
+        ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveForward, this, request);
+    });
+}
+
+uint32_t
+FailureController::HostNodeOf(uint32_t process) const
+{
+    return m_topology.Hosts()[process / m_config.processesPerHost];
+}
+
+bool
+FailureController::Reachable(uint32_t process) const
+{
+    return m_processes[process]->Host().IsUp();
+}
+
+void
+FailureController::ReceiveForward(const ForwardRequest& request)
+{
+    Trace("forward", 0, -1, request.src, request.to - request.from, request.dst);
+    if (m_failed[request.dst] || m_failed[request.src])
+    {
+        return; // announced failed already: Recall (or the sender's own notice) settles it
+    }
+    if (!Reachable(request.dst))
+    {
+        Unreachable(request.dst);
+        return;
+    }
+    OnePipeEndpoint* receiver = m_processes[request.dst];
+    ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs), [this, receiver, request] {
+        const std::optional<uint32_t> next = receiver->ReceiveForwarded(request);
+        if (!next)
+        {
+            return; // the channel is gone, or the receiver failed meanwhile
+        }
+        // The receiver's ACK, back through the controller.
+        const uint32_t ack = *next;
+        ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, request, ack] {
+            ns3::Simulator::Schedule(Ps(Serve()), [this, request, ack] {
+                if (m_failed[request.src])
+                {
+                    return;
+                }
+                if (!Reachable(request.src))
+                {
+                    Unreachable(request.src);
+                    return;
+                }
+                ++m_forwards;
+                Trace("forward_ack", 0, -1, request.dst, ack, request.src);
+                OnePipeEndpoint* sender = m_processes[request.src];
+                ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
+                                         [sender, request, ack] {
+                                             sender->ForwardedAck(request, ack);
+                                         });
+            });
+        });
+    });
+}
+
+void
+FailureController::Unreachable(uint32_t process)
+{
+    const uint32_t host = HostNodeOf(process);
+    if (m_unreachableHost[host])
+    {
+        return; // its registers are being read already
+    }
+    m_unreachableHost[host] = true;
+    Trace("unreachable", 0, -1, process, 0);
+    for (uint32_t port = 0; port < m_topology.NumPorts(host); ++port)
+    {
+        const Topology::PortPeer& peer = m_topology.Peer(host, port);
+        CommitInputs* inputs = m_inputs[peer.peerNode];
+        if (inputs == nullptr)
+        {
+            continue;
+        }
+        // A register read over the management network: there and back.
+        const uint32_t node = peer.peerNode;
+        const uint32_t switchPort = peer.peerPort;
+        ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs), [this, inputs, node, switchPort] {
+            const uint64_t commit = inputs->LastCommit(switchPort);
+            ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, node, switchPort, commit] {
+                ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveReport, this,
+                                         node, switchPort, commit);
+            });
+        });
+    }
+}
+
+void
 FailureController::Trace(const char* event, uint32_t node, int64_t port, int64_t process,
-                         uint64_t ts)
+                         uint64_t ts, int64_t peer)
 {
     if (m_trace)
     {
         m_trace->Row(NowPs() / kPsPerNs, event,
-                     port < 0 ? std::string() : m_topology.Node(node).name, port, process, ts);
+                     port < 0 ? std::string() : m_topology.Node(node).name, port, process, ts,
+                     peer);
     }
 }
 
 void
 FailureController::ReceiveReport(uint32_t node, uint32_t port, uint64_t commit)
 {
+    const bool known = std::any_of(m_reports.begin(), m_reports.end(), [&](const Report& r) {
+        return r.node == node && r.port == port && !r.repaired;
+    });
+    if (known)
+    {
+        return; // read by the controller already (Unreachable), or reported twice
+    }
     const Topology::PortPeer& peer = m_topology.Peer(node, port);
     m_reports.push_back(Report{node, port, peer.link, peer.peerNode, commit});
     Trace("report", node, port, -1, commit);
@@ -181,22 +288,31 @@ FailureController::Determine()
         }
     }
     std::vector<ProcessFailure> failures;
-    const size_t logStart = m_failureLog.size();
     for (uint32_t process = 0; process < m_processes.size(); ++process)
     {
-        const uint32_t host = m_topology.Hosts()[process / m_config.processesPerHost];
+        const uint32_t host = HostNodeOf(process);
         if (m_failed[process] || component[host] == 0)
         {
             continue;
         }
+        failures.push_back(ProcessFailure{process, failureTs[component[host]]});
+    }
+    Broadcast(failures);
+}
+
+void
+FailureController::Broadcast(const std::vector<ProcessFailure>& failures)
+{
+    const size_t logStart = m_failureLog.size();
+    for (const ProcessFailure& failure : failures)
+    {
+        const uint32_t process = failure.process;
         m_failed[process] = true;
         ++m_failedCount;
-        const uint64_t ts = failureTs[component[host]];
-        failures.push_back(ProcessFailure{process, ts});
         m_failedAtLog[process] = logStart;
-        m_failureTs[process] = ts;
-        m_failureLog.push_back(ProcessFailure{process, ts});
-        Trace("failed", host, -1, process, ts);
+        m_failureTs[process] = failure.ts;
+        m_failureLog.push_back(failure);
+        Trace("failed", HostNodeOf(process), -1, process, failure.ts);
         // Over the management network, which still reaches it: the process stops its old
         // identity's sending (a crashed one knows by itself).
         OnePipeEndpoint* endpoint = m_processes[process];
@@ -225,11 +341,76 @@ FailureController::Determine()
                                          endpoint->ProcessFailures(epoch, failures);
                                      });
         }
+        if (m_config.completionTimeoutPs > 0)
+        {
+            ns3::Simulator::Schedule(Ps(m_config.completionTimeoutPs),
+                                     &FailureController::CompletionTimeout, this, m_epoch);
+        }
     }
-    if (m_awaitingCount == 0)
+    if (m_awaitingCount == 0 && !Handling())
     {
         Resume();
     }
+}
+
+void
+FailureController::CompletionTimeout(uint64_t epoch)
+{
+    if (epoch != m_epoch)
+    {
+        return; // a later epoch has its own timeout
+    }
+    // Paper 5.2: a process that does not answer the controller within a timeout is
+    // considered failed. Its host's NIC (the representative that keeps its processes' commit
+    // barriers, spec 8.8) freezes its part of the host's commit barrier at what it is now and
+    // stops it; that value is its failure timestamp: every message of it below is ACKed by all
+    // its receivers, and no commit barrier anywhere has passed it.
+    for (uint32_t process = 0; process < m_processes.size(); ++process)
+    {
+        if (!m_awaiting[process] || m_silenced[process])
+        {
+            continue;
+        }
+        Trace("timeout", HostNodeOf(process), -1, process, epoch);
+        if (!Reachable(process))
+        {
+            // Its host is down: the switches' registers give its failure timestamp (the
+            // report its ToR is about to send, read now).
+            Unreachable(process);
+            continue;
+        }
+        m_silenced[process] = true;
+        ++m_silencing;
+        OnePipeEndpoint* endpoint = m_processes[process];
+        ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs), [this, endpoint, process] {
+            const uint64_t ts = endpoint->Silence();
+            ns3::Simulator::Schedule(Ps(m_config.delayPs), [this, process, ts] {
+                ns3::Simulator::Schedule(Ps(Serve()), &FailureController::ReceiveSilenced, this,
+                                         process, ts);
+            });
+        });
+    }
+}
+
+void
+FailureController::ReceiveSilenced(uint32_t process, uint64_t ts)
+{
+    m_silencedFailures.push_back(ProcessFailure{process, ts});
+    if (--m_silencing > 0)
+    {
+        return;
+    }
+    std::vector<ProcessFailure> failures;
+    failures.swap(m_silencedFailures);
+    for (const ProcessFailure& failure : failures)
+    {
+        m_held.push_back(failure.process);
+    }
+    // One that Determine declared failed meanwhile (cut off) keeps that failure timestamp.
+    failures.erase(std::remove_if(failures.begin(), failures.end(),
+                                  [this](const ProcessFailure& f) { return m_failed[f.process]; }),
+                   failures.end());
+    Broadcast(failures);
 }
 
 void
@@ -240,7 +421,7 @@ FailureController::ReceiveCompletion(uint32_t process, uint64_t epoch)
         return; // an older epoch's: the latest one's is still due
     }
     m_awaiting[process] = false;
-    if (--m_awaitingCount == 0 && !m_determinePending)
+    if (--m_awaitingCount == 0 && !Handling())
     {
         Resume();
     }
@@ -263,6 +444,14 @@ FailureController::Resume()
         ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
                                  [inputs, port] { inputs->RemoveCommitInput(port); });
     }
+    // The processes failed for silence no longer hold their hosts' commit barriers back.
+    for (uint32_t process : m_held)
+    {
+        OnePipeEndpoint* endpoint = m_processes[process];
+        ns3::Simulator::Schedule(Ps(Serve() + m_config.delayPs),
+                                 [endpoint] { endpoint->ReleaseCommit(); });
+    }
+    m_held.clear();
     std::vector<std::pair<uint32_t, uint32_t>> deferred;
     deferred.swap(m_deferredRepairs);
     for (const auto& [node, port] : deferred)
@@ -331,8 +520,8 @@ FailureController::TryRecover()
     {
         const uint32_t host = m_topology.Hosts()[process / m_config.processesPerHost];
         OnePipeEndpoint* endpoint = m_processes[process];
-        if (!m_failed[process] || m_recovering[process] || component[host] != 0 ||
-            !endpoint->Host().IsUp())
+        if (!m_failed[process] || m_recovering[process] || m_silenced[process] ||
+            component[host] != 0 || !endpoint->Host().IsUp())
         {
             continue;
         }
@@ -380,7 +569,8 @@ FailureController::ReceiveJoined(uint32_t process, uint64_t ts, bool keptBuffer)
     m_failed[process] = false;
     m_recovering[process] = false;
     ++m_rejoins;
-    const uint32_t host = m_topology.Hosts()[process / m_config.processesPerHost];
+    const uint32_t host = HostNodeOf(process);
+    m_unreachableHost[host] = false;
     if (keptBuffer)
     {
         Trace("recovered", host, -1, process, ts);

@@ -31,6 +31,9 @@ struct ControllerConfig
     /// From the first report of a round to Determine.
     int64_t determineWaitPs = 0;
     uint32_t processesPerHost = 0;
+    /// From a broadcast to declaring failed the correct processes that have not completed it
+    /// (0: never).
+    int64_t completionTimeoutPs = 0;
 };
 
 /// Reliable 1Pipe's failure-handling controller (paper 5.2; docs/onepipe.md, "Failure
@@ -73,12 +76,17 @@ class FailureController
     /// A process's recalls whose receivers had failed (the controller keeps them), one
     /// message per failure notice; sent now.
     void SendUndeliveredRecalls(uint32_t process, std::vector<UndeliveredRecall> recalls);
+    /// A sender's forward request (M12), sent now: the controller carries the segments to
+    /// the receiver and its ACK back, or announces failed the one it cannot reach.
+    void SendForward(const ForwardRequest& request);
 
     uint64_t FailedProcesses() const { return m_failedCount; }
     uint64_t Epochs() const { return m_epoch; }
     uint64_t Resumes() const { return m_resumes; }
     /// Failed processes that recovered and rejoined as new identities.
     uint64_t Rejoins() const { return m_rejoins; }
+    /// Forward requests whose receiver's ACK went back to the sender.
+    uint64_t Forwards() const { return m_forwards; }
     /// Messages the controller received or sent (reports, notices, completions, removals).
     uint64_t Messages() const { return m_messages; }
     /// Its CPU time over them, in ps.
@@ -102,6 +110,12 @@ class FailureController
     void ReceiveReport(uint32_t node, uint32_t port, uint64_t commit);
     void ReceiveCompletion(uint32_t process, uint64_t epoch);
     void Determine();
+    /// Declares `failures` (Broadcast), and waits for every correct process's completion.
+    void Broadcast(const std::vector<ProcessFailure>& failures);
+    /// Epoch `epoch`'s completions are overdue: the processes still silent are failed.
+    void CompletionTimeout(uint64_t epoch);
+    /// A silent process's NIC froze its commit barrier at `ts`, its failure timestamp.
+    void ReceiveSilenced(uint32_t process, uint64_t ts);
     void Resume();
     void ReceiveRepair(uint32_t node, uint32_t port);
     void ReceiveReadmission(uint32_t node, uint32_t port, bool done);
@@ -109,10 +123,22 @@ class FailureController
     /// is in progress.
     void TryRecover();
     void ReceiveJoined(uint32_t process, uint64_t ts, bool keptBuffer);
-    bool Handling() const { return m_determinePending || m_awaitingCount > 0; }
+    void ReceiveForward(const ForwardRequest& request);
+    /// Whether the management network reaches `process` (its host is up).
+    bool Reachable(uint32_t process) const;
+    /// `process` did not answer over the management network: the controller reads the last
+    /// commit barrier of its host's ports at their switches and takes them as those switches'
+    /// reports (Detect), so that Determine declares its host's processes failed.
+    void Unreachable(uint32_t process);
+    uint32_t HostNodeOf(uint32_t process) const;
+    bool Handling() const
+    {
+        return m_determinePending || m_awaitingCount > 0 || m_silencing > 0;
+    }
     /// The component of every node in the graph without the reported links (0: the root's).
     std::vector<uint32_t> Components() const;
-    void Trace(const char* event, uint32_t node, int64_t port, int64_t process, uint64_t ts);
+    void Trace(const char* event, uint32_t node, int64_t port, int64_t process, uint64_t ts,
+               int64_t peer = -1);
 
     const Topology& m_topology;
     ControllerConfig m_config;
@@ -142,6 +168,17 @@ class FailureController
     std::vector<std::pair<uint32_t, uint32_t>> m_deferredRepairs;
     int64_t m_readmissionsPending = 0;
     uint64_t m_rejoins = 0;
+    uint64_t m_forwards = 0;
+    /// By host node: its ports' registers are being read (Unreachable), once per failure.
+    std::vector<bool> m_unreachableHost;
+    /// By process: failed for not completing a notice in time (never recovered: it would not
+    /// answer the recovery either).
+    std::vector<bool> m_silenced;
+    /// Silent processes whose NICs have not yet answered, and the answers so far.
+    uint64_t m_silencing = 0;
+    std::vector<ProcessFailure> m_silencedFailures;
+    /// Silent processes whose commit barriers their NICs hold until Resume.
+    std::vector<uint32_t> m_held;
 };
 
 } // namespace incsim::onepipe

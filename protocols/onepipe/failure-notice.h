@@ -25,6 +25,19 @@ struct UndeliveredRecall
     uint32_t sequence = 0;
 };
 
+/// Controller forwarding (paper 5.2; M12): the sender `src` asks the controller to carry the
+/// segments [from, to) of its prepare channel to `dst` (prepares and recalls), whose
+/// retransmissions went unanswered; `channel` names that channel (a channel made later to the
+/// same receiver is another one).
+struct ForwardRequest
+{
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    uint64_t channel = 0;
+    uint32_t from = 0;
+    uint32_t to = 0;
+};
+
 /// What a failed process learns when it recovers (paper 5.2, Receiver Recovery): the failures
 /// announced since its own (Discard), the recalls addressed to it, and who is failed now.
 struct RecoveryNotice

@@ -75,10 +75,12 @@ OnePipeEndpoint::Configure(OnePipeHost& host, uint32_t processId, Stats* stats,
     m_failedFrom.assign(stats->sendPs.size(), PrepareChannels::kNone);
     m_pendingAcks.resize(stats->sendPs.size());
     m_packet.resize(Frame::kCapacity);
+    m_channelNumber.assign(stats->sendPs.size(), 0);
     if (host.Config().reliable)
     {
         m_prepare = std::make_unique<PrepareChannels>(
-            [this](uint32_t dst) { return PrepareHooks(dst); }, host.Config().retransmitPs);
+            [this](uint32_t dst) { return PrepareHooks(dst); }, host.Config().retransmitPs,
+            host.Config().forwardAfter);
     }
 }
 
@@ -231,6 +233,8 @@ OnePipeEndpoint::PrepareHooks(uint32_t dst)
     };
     hooks.transmitAck = [receiver, src](uint32_t next) { receiver->SendPrepareAck(src, next); };
     hooks.deliver = [receiver, src](const Segment& segment) { receiver->Prepared(src, segment); };
+    hooks.stalled = [this, dst] { RequestForward(dst); };
+    m_channelNumber[dst] = ++m_channelsMade; // PrepareChannels makes the channel now
     return hooks;
 }
 
@@ -746,11 +750,67 @@ OnePipeEndpoint::DropReady(Predicate drop)
 }
 
 void
-OnePipeEndpoint::SetFailureHandling(ControllerMode mode, Completion completion, RecallSink recalls)
+OnePipeEndpoint::SetFailureHandling(ControllerMode mode, Completion completion, RecallSink recalls,
+                                    ForwardSink forward)
 {
     m_controllerMode = mode;
     m_completion = std::move(completion);
     m_recallSink = std::move(recalls);
+    m_forwardSink = std::move(forward);
+}
+
+void
+OnePipeEndpoint::RequestForward(uint32_t dst)
+{
+    const PrepareChannels::Channel* channel = m_prepare ? m_prepare->Find(dst) : nullptr;
+    if (!m_forwardSink || channel == nullptr || m_declaredFailed || !Host().IsUp())
+    {
+        return;
+    }
+    m_forwardSink(
+        ForwardRequest{m_processId, dst, m_channelNumber[dst], channel->Base(), channel->End()});
+}
+
+PrepareChannels::Channel*
+OnePipeEndpoint::ForwardedChannel(const ForwardRequest& request) const
+{
+    if (!m_prepare || m_channelNumber[request.dst] != request.channel)
+    {
+        return nullptr;
+    }
+    return m_prepare->Find(request.dst);
+}
+
+std::optional<uint32_t>
+OnePipeEndpoint::ReceiveForwarded(const ForwardRequest& request)
+{
+    if (!Host().IsUp() || !m_prepare || m_declaredFailed || m_processId != request.dst)
+    {
+        return std::nullopt;
+    }
+    PrepareChannels::Channel* channel = (*m_peers)[request.src]->ForwardedChannel(request);
+    if (channel == nullptr)
+    {
+        return std::nullopt;
+    }
+    // The segments enter the channel in order as if they had come over the network: a
+    // prepare is buffered under its own timestamp (its sender's commit barrier is still
+    // below it, so nothing after it was delivered), a recall drops its message.
+    return channel->ReceiveForwarded(request.from, request.to);
+}
+
+void
+OnePipeEndpoint::ForwardedAck(const ForwardRequest& request, uint32_t next)
+{
+    if (!Host().IsUp() || ForwardedChannel(request) == nullptr)
+    {
+        return;
+    }
+    if (m_prepare->ReceiveAck(request.dst, next))
+    {
+        m_host->CommitMayAdvance();
+    }
+    CompleteIfRecalled();
 }
 
 void
@@ -766,9 +826,27 @@ OnePipeEndpoint::DeclaredFailed()
     m_declaredFailed = true;
     m_retransmittedBefore += m_prepare->Retransmitted();
     m_prepare = std::make_unique<PrepareChannels>(
-        [this](uint32_t dst) { return PrepareHooks(dst); }, m_host->Config().retransmitPs);
+        [this](uint32_t dst) { return PrepareHooks(dst); }, m_host->Config().retransmitPs,
+        m_host->Config().forwardAfter);
     m_noticePending = false;
     m_notice.clear();
+    m_host->CommitMayAdvance();
+}
+
+uint64_t
+OnePipeEndpoint::Silence()
+{
+    // Its part of the host's commit barrier as the host computes it: monotone, so no commit
+    // barrier sent so far is above it.
+    m_commitHold = std::min(m_host->Timestamp(), OldestUnacked());
+    DeclaredFailed();
+    return m_commitHold;
+}
+
+void
+OnePipeEndpoint::ReleaseCommit()
+{
+    m_commitHold = PrepareChannels::kNone;
     m_host->CommitMayAdvance();
 }
 
@@ -843,7 +921,7 @@ OnePipeEndpoint::PeerRejoined(uint32_t process)
 void
 OnePipeEndpoint::ProcessFailures(uint64_t epoch, const std::vector<ProcessFailure>& failures)
 {
-    if (!Host().IsUp() || !m_prepare || m_declaredFailed)
+    if (!Host().IsUp() || !m_prepare || m_declaredFailed || m_unresponsive)
     {
         return; // a crashed process is failed itself; the controller learns it from a report
     }
@@ -887,7 +965,14 @@ void
 OnePipeEndpoint::RecallFrom(uint32_t failed)
 {
     std::vector<uint64_t> aborted;
-    m_prepare->Abort(failed, aborted);
+    std::vector<uint32_t> unackedRecalls;
+    m_prepare->Abort(failed, aborted, unackedRecalls);
+    // Recalls sent to it and not ACKed: it may hold those messages (the recall or its ACK
+    // was lost), so the controller keeps the recalls for its recovery.
+    for (uint32_t sequence : unackedRecalls)
+    {
+        m_kept.push_back(UndeliveredRecall{failed, m_processId, sequence});
+    }
     for (uint64_t scattering : aborted)
     {
         const uint64_t ts = m_prepare->TimestampOf(scattering);
@@ -967,6 +1052,7 @@ OnePipeEndpoint::DoDispose()
     m_onProcessFailure = nullptr;
     m_completion = nullptr;
     m_recallSink = nullptr;
+    m_forwardSink = nullptr;
     m_prepare.reset();
     m_peers = nullptr;
     m_host = nullptr;

@@ -13,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -84,6 +85,8 @@ class OnePipeEndpoint : public Endpoint
     using Completion = std::function<void(uint32_t process, uint64_t epoch)>;
     /// Sends the controller the recalls whose receivers had failed, of one failure notice.
     using RecallSink = std::function<void(uint32_t process, std::vector<UndeliveredRecall> recalls)>;
+    /// Asks the controller to forward what a prepare channel could not deliver (M12).
+    using ForwardSink = std::function<void(const ForwardRequest& request)>;
     /// A recovered process's new identity: its first timestamp, and whether the old identity
     /// kept its receive buffer (a host that crashed lost it).
     struct Rejoin
@@ -126,7 +129,15 @@ class OnePipeEndpoint : public Endpoint
     uint64_t GetTimestamp() { return m_host->Timestamp(); }
 
     /// Reliable service: how this process answers the controller.
-    void SetFailureHandling(ControllerMode mode, Completion completion, RecallSink recalls);
+    void SetFailureHandling(ControllerMode mode, Completion completion, RecallSink recalls,
+                            ForwardSink forward);
+    /// Controller forwarding, at the receiver: the segments of `request` arrive from the
+    /// controller. Returns the channel's next expected sequence number (the ACK the
+    /// controller carries back), or nothing if the channel is gone or this process cannot
+    /// take them (failed, or its host down).
+    std::optional<uint32_t> ReceiveForwarded(const ForwardRequest& request);
+    /// Controller forwarding, at the sender: the receiver's ACK `next`, carried back.
+    void ForwardedAck(const ForwardRequest& request, uint32_t next);
     /// The controller's failure broadcast (M7): Discard, Recall, then, once every recall is
     /// ACKed, Callback and a completion for `epoch`.
     void ProcessFailures(uint64_t epoch, const std::vector<ProcessFailure>& failures);
@@ -138,6 +149,16 @@ class OnePipeEndpoint : public Endpoint
     /// that failed at or below their timestamp, delivers the rest in timestamp order, and
     /// joins again as a new identity.
     Rejoin Recover(const RecoveryNotice& notice);
+    /// The controller gave up waiting for this process's completion (paper 5.2: it is
+    /// considered failed). Its host's NIC freezes the process's part of the host's commit
+    /// barrier at its value now, which it returns (the failure timestamp), until
+    /// ReleaseCommit; the process is stopped as DeclaredFailed.
+    uint64_t Silence();
+    /// Resume: the frozen commit barrier of Silence no longer counts.
+    void ReleaseCommit();
+    /// Test only: the process ignores failure notices, as one hung in the middle of handling
+    /// one (the controller's completion timeout must declare it failed).
+    void SetUnresponsive() { m_unresponsive = true; }
     /// Process `process` rejoined as a new identity: it may be sent to again.
     void PeerRejoined(uint32_t process);
     /// Every other process knows this one's new identity: it may send again.
@@ -150,6 +171,10 @@ class OnePipeEndpoint : public Endpoint
     /// all its receivers (PrepareChannels::kNone if none).
     uint64_t OldestUnacked() const
     {
+        if (m_commitHold != PrepareChannels::kNone)
+        {
+            return m_commitHold;
+        }
         return m_prepare ? m_prepare->OldestUnacked() : PrepareChannels::kNone;
     }
     uint64_t PrepareRetransmissions() const
@@ -234,6 +259,10 @@ class OnePipeEndpoint : public Endpoint
     void DropReady(Predicate drop);
     /// Recall: aborts the scatterings waiting for `failed`'s ACKs.
     void RecallFrom(uint32_t failed);
+    /// The channel to `dst` retransmitted without an answer: ask the controller to forward.
+    void RequestForward(uint32_t dst);
+    /// The prepare channel `request` names, if it still exists (at its sender).
+    PrepareChannels::Channel* ForwardedChannel(const ForwardRequest& request) const;
     /// Callback and completion, once no recall is outstanding.
     void CompleteIfRecalled();
     bool SendPacket(uint32_t dst, const uint8_t* bytes, uint32_t materialised, uint32_t payload);
@@ -266,6 +295,14 @@ class OnePipeEndpoint : public Endpoint
     ControllerMode m_controllerMode = ControllerMode::Full;
     Completion m_completion;
     RecallSink m_recallSink;
+    ForwardSink m_forwardSink;
+    /// Silence: the frozen part of the host's commit barrier, or kNone.
+    uint64_t m_commitHold = PrepareChannels::kNone;
+    bool m_unresponsive = false;
+    /// Per destination: the number of the current prepare channel to it (each channel this
+    /// process makes gets the next), so that a forwarded segment finds only its own channel.
+    std::vector<uint64_t> m_channelNumber;
+    uint64_t m_channelsMade = 0;
     /// Declared failed (or crashed) and not yet recovered: nothing is sent or delivered.
     bool m_declaredFailed = false;
     bool m_crashed = false;

@@ -45,6 +45,9 @@ struct HostConfig
     /// Reliable, the checker's negative control: deliver on the best-effort barrier instead.
     bool deliverOnBarrier = false;
     int64_t retransmitPs = 0;
+    /// Reliable: retransmission rounds without an ACK before a sender asks the controller to
+    /// forward (0: never).
+    uint32_t forwardAfter = 0;
     /// Reliable: at most one commit message per this long.
     int64_t commitIntervalPs = 0;
     /// Probability that lib1pipe drops a 1Pipe packet it receives (paper 7.2, Fig. 9b).

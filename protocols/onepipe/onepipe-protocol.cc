@@ -248,6 +248,11 @@ OnePipeProtocol::ParamsSpec()
         .Field("retransmit_timeout", Spec::Duration().Min(1),
                "reliable: a prepare segment not ACKed after this is sent again (go-back-N)",
                "30us")
+        .Field("forward_after", Spec::Integer().Min(0),
+               "reliable: retransmission rounds of a prepare channel without an ACK before its "
+               "sender asks the controller to forward it (paper 5.2, controller forwarding); 0 "
+               "never asks",
+               3)
         .Field("commit_interval", Spec::Duration(),
                "reliable: a host sends a commit message when its commit barrier advances, at "
                "most one per this long (beacons carry it too)",
@@ -272,6 +277,15 @@ OnePipeProtocol::ParamsSpec()
                "reliable: from the first failure report of a round to the controller's "
                "Determine step (the other reports of the same failure arrive meanwhile)",
                "3us")
+        .Field("completion_timeout", Spec::Duration(),
+               "reliable: the controller declares failed a correct process that has not "
+               "completed a failure notice this long after its broadcast (paper 5.2: \"if a "
+               "process does not respond to the controller within timeout, it is considered "
+               "as failed\"); 0 waits for ever",
+               "1ms")
+        .OptionalField("unresponsive_process", Spec::Integer().Min(0),
+                       "reliable, test only: this process ignores failure notices, as one hung "
+                       "while handling one (the completion timeout must declare it failed)")
         .Field("controller_mode", Spec::Enum(ControllerModeChoices()),
                "reliable: how processes answer a failure notice; \"skip-discard\" and "
                "\"skip-recall\" leave out that step, \"skip-recovery-recalls\" has a "
@@ -493,6 +507,7 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_config.reliable = params.Choice("service", ServiceChoices()) == Service::Reliable;
     m_config.deliverOnBarrier = params.Choice("reliable_delivery", DeliverOnBarrierChoices());
     m_config.retransmitPs = params.DurationNs("retransmit_timeout") * kPsPerNs;
+    m_config.forwardAfter = static_cast<uint32_t>(params.Int("forward_after"));
     m_config.commitIntervalPs = params.DurationNs("commit_interval") * kPsPerNs;
     m_config.receiveLoss = params.Number("receive_loss");
     const uint32_t controllerHost =
@@ -683,6 +698,18 @@ OnePipeProtocol::InstallFailureHandling(World& world, const ParamView& params,
     config.costPs = params.DurationNs("controller_cost") * kPsPerNs;
     config.determineWaitPs = params.DurationNs("determine_wait") * kPsPerNs;
     config.processesPerHost = m_config.processesPerHost;
+    config.completionTimeoutPs = params.DurationNs("completion_timeout") * kPsPerNs;
+    if (params.Has("unresponsive_process"))
+    {
+        const auto process = static_cast<size_t>(params.Int("unresponsive_process"));
+        if (process >= m_processes.size())
+        {
+            params.Fail("unresponsive_process",
+                        fmt::format("expected a process id below {} (the run's processes)",
+                                    m_processes.size()));
+        }
+        m_processes[process]->SetUnresponsive();
+    }
     std::vector<OnePipeEndpoint*> processes;
     for (const auto& process : m_processes)
     {
@@ -699,7 +726,8 @@ OnePipeProtocol::InstallFailureHandling(World& world, const ParamView& params,
             [controller](uint32_t id, uint64_t epoch) { controller->SendCompletion(id, epoch); },
             [controller](uint32_t id, std::vector<UndeliveredRecall> recalls) {
                 controller->SendUndeliveredRecalls(id, std::move(recalls));
-            });
+            },
+            [controller](const ForwardRequest& request) { controller->SendForward(request); });
     }
     const int64_t intervalPs = m_config.beaconIntervalNs * kPsPerNs;
     const auto& switches = world.Switches();
@@ -904,6 +932,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"controller_epochs", m_controller ? m_controller->Epochs() : 0},
         {"controller_rejoins", m_controller ? m_controller->Rejoins() : 0},
         {"controller_messages", m_controller ? m_controller->Messages() : 0},
+        {"controller_forwards", m_controller ? m_controller->Forwards() : 0},
         {"controller_cpu_us", m_controller ? m_controller->BusyPs() / 1e6 : 0.0},
         {"host_beacons", m_stats.hostBeacons},
         {"receive_drops", receiveDrops},

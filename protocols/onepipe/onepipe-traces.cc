@@ -95,12 +95,21 @@ ControllerTrace()
           "`recover` (`process`, connected again, starts receiver recovery), `recovered` (its "
           "old identity kept its receive buffer and delivered what was left of it: messages to "
           "it are owed), `rejoined` (`process` joined again as a new identity whose first "
-          "timestamp is `ts`; the checker names it `process@ts`)."},
+          "timestamp is `ts`; the checker names it `process@ts`), `forward` (`process` asked "
+          "the controller to forward `ts` segments of its prepare channel to `peer`, whose "
+          "retransmissions went unanswered; ignored if either was announced failed), `forward_ack` (the controller carries `peer`'s "
+          "forwarded segments' ACK from `process`: every segment below number `ts` arrived), "
+          "`unreachable` (the controller could not reach `process` to forward: it reads its "
+          "host's ports at their switches as reports, so Determine declares it failed), `timeout` (`process` had not completed "
+          "notice `ts` within the completion timeout: its NIC freezes its commit barrier, "
+          "which becomes its failure timestamp, and a `failed` row follows)."},
          {"node", "string", "The switch (report, resume, repair, readmitted), else empty."},
          {"port", "int", "Its port (report, resume, repair, readmitted), else -1."},
          {"process", "int",
-          "The process (failed, recall_kept, recover, recovered, rejoined), else -1."},
-         {"ts", "uint64", "See `event`."}}};
+          "The process (failed, recall_kept, recover, recovered, rejoined, forward, "
+          "forward_ack, unreachable, timeout), else -1."},
+         {"ts", "uint64", "See `event`."},
+         {"peer", "int", "The other process of a forward (forward, forward_ack), else -1."}}};
     return trace;
 }
 

@@ -5,9 +5,10 @@
 namespace incsim::onepipe
 {
 
-PrepareChannels::PrepareChannels(HooksFor hooksFor, int64_t retransmitPs)
+PrepareChannels::PrepareChannels(HooksFor hooksFor, int64_t retransmitPs, uint32_t stallRounds)
     : m_hooksFor(std::move(hooksFor)),
-      m_retransmitPs(retransmitPs)
+      m_retransmitPs(retransmitPs),
+      m_stallRounds(stallRounds)
 {
 }
 
@@ -29,7 +30,7 @@ PrepareChannels::Send(uint32_t dst, const Segment& segment)
     Link& link = m_links[dst];
     if (!link.channel)
     {
-        link.channel = std::make_unique<Channel>(m_hooksFor(dst), m_retransmitPs);
+        link.channel = std::make_unique<Channel>(m_hooksFor(dst), m_retransmitPs, m_stallRounds);
     }
     if (segment.fragment == 0)
     {
@@ -86,18 +87,23 @@ PrepareChannels::Settle()
 }
 
 void
-PrepareChannels::Abort(uint32_t dst, std::vector<uint64_t>& aborted)
+PrepareChannels::Abort(uint32_t dst, std::vector<uint64_t>& aborted, std::vector<uint32_t>& recalls)
 {
     if (dst >= m_links.size() || !m_links[dst].channel)
     {
         return;
     }
     Link& link = m_links[dst];
-    for (uint64_t entry : link.scatterings)
+    for (size_t i = 0; i < link.scatterings.size(); ++i)
     {
+        const uint64_t entry = link.scatterings[i];
         Retire(entry);
         Pending& pending = At(entry & ~kRecallBit);
-        if (!(entry & kRecallBit) && !pending.aborted)
+        if (entry & kRecallBit)
+        {
+            recalls.push_back(link.channel->InFlightAt(i).sequence);
+        }
+        else if (!pending.aborted)
         {
             pending.aborted = true;
             aborted.push_back(entry);

@@ -52,7 +52,9 @@ class PrepareChannels
         uint64_t tag; ///< Outgoing::tag, for the send-failure callback
     };
 
-    PrepareChannels(HooksFor hooksFor, int64_t retransmitPs);
+    /// `stallRounds`: retransmission rounds without an ACK before a channel calls its
+    /// `stalled` hook (controller forwarding; 0: never).
+    PrepareChannels(HooksFor hooksFor, int64_t retransmitPs, uint32_t stallRounds);
 
     /// A scattering with timestamp `ts` starts; its segments follow with Send.
     void BeginScattering(uint64_t ts);
@@ -68,8 +70,10 @@ class PrepareChannels
     uint64_t Retransmitted() const;
 
     /// `dst` failed: drops its channel and appends to `aborted` the scatterings (by number)
-    /// that still waited for its ACKs and were not aborted before. Call Settle afterwards.
-    void Abort(uint32_t dst, std::vector<uint64_t>& aborted);
+    /// that still waited for its ACKs and were not aborted before, and to `recalls` the
+    /// messages (by sequence) whose recalls to `dst` were not ACKed (`dst` may hold them: the
+    /// controller keeps these recalls for its recovery). Call Settle afterwards.
+    void Abort(uint32_t dst, std::vector<uint64_t>& aborted, std::vector<uint32_t>& recalls);
     /// The timestamp and messages of pending scattering `scattering`.
     uint64_t TimestampOf(uint64_t scattering) const { return At(scattering).ts; }
     std::vector<Message> MessagesOf(uint64_t scattering) const;
@@ -109,6 +113,7 @@ class PrepareChannels
 
     HooksFor m_hooksFor;
     int64_t m_retransmitPs;
+    uint32_t m_stallRounds;
     std::vector<Link> m_links; ///< by destination process
     std::deque<Pending> m_pending; ///< scatterings m_firstPending, m_firstPending + 1, ...
     uint64_t m_firstPending = 0;

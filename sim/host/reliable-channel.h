@@ -44,6 +44,11 @@ class ReliableChannel
         std::function<void(uint32_t next)> transmitAck;
         /// At the receiver: the next message, once, in order; valid during the call.
         std::function<void(const Message& message)> deliver;
+        /// Optional, at the sender: the timer sent the oldest message again `stallRounds`
+        /// times in a row without an acknowledgement moving (RC's retry count). Called again
+        /// after every further `stallRounds`; retransmission goes on. The caller may take
+        /// another way (1Pipe asks its controller to forward, ReceiveForwarded).
+        std::function<void()> stalled;
     };
 
     struct Counters
@@ -54,11 +59,14 @@ class ReliableChannel
         uint64_t fastRetransmits = 0;  ///< go-back-N rounds started by a repeated ACK
         uint64_t duplicates = 0;     ///< segments received again, dropped
         uint64_t outOfOrder = 0;     ///< segments beyond the next expected, dropped
+        uint64_t forwarded = 0;      ///< delivered by ReceiveForwarded
     };
 
-    ReliableChannel(Hooks hooks, int64_t retransmitPs)
+    /// `stallRounds`: timer rounds without progress before `hooks.stalled` (0: never).
+    ReliableChannel(Hooks hooks, int64_t retransmitPs, uint32_t stallRounds = 0)
         : m_hooks(std::move(hooks)),
-          m_retransmitPs(retransmitPs)
+          m_retransmitPs(retransmitPs),
+          m_stallRounds(stallRounds)
     {
     }
     ~ReliableChannel() { m_timer.Cancel(); }
@@ -142,6 +150,7 @@ class ReliableChannel
         m_count -= next - m_base;
         m_base = next;
         m_fastRetransmitted = false;
+        m_roundsWithoutProgress = 0;
         m_timer.Cancel();
         if (m_count > 0)
         {
@@ -149,8 +158,32 @@ class ReliableChannel
         }
     }
 
+    /// At the receiver: the segments [from, to) came another way than the network (1Pipe's
+    /// controller forwarding); delivers those not yet delivered, in order, and sends no
+    /// acknowledgement. Returns the next sequence number expected, for the caller to carry
+    /// back to the sender's ReceiveAck. Every sequence number in [from, to) must have been
+    /// sent and not be acknowledged below `from` (the sender's window still holds it).
+    uint32_t ReceiveForwarded(uint32_t from, uint32_t to)
+    {
+        while (!Before(m_expected, from) && Before(m_expected, to))
+        {
+            ++m_counters.delivered;
+            ++m_counters.forwarded;
+            m_hooks.deliver(SlotOf(m_expected++));
+        }
+        return m_expected;
+    }
+
     /// Messages sent and not yet acknowledged.
     size_t InFlight() const { return m_count; }
+    /// The oldest unacknowledged sequence number; those below End() are in flight.
+    uint32_t Base() const { return m_base; }
+    uint32_t End() const { return m_base + static_cast<uint32_t>(m_count); }
+    /// The `i`th message in flight (from Base()), i < InFlight().
+    const Message& InFlightAt(size_t i) const
+    {
+        return m_slots[(m_base + static_cast<uint32_t>(i)) & (m_slots.size() - 1)];
+    }
     const Counters& GetCounters() const { return m_counters; }
 
   private:
@@ -175,8 +208,18 @@ class ReliableChannel
         {
             return;
         }
-        m_timer = ns3::Simulator::Schedule(Ps(m_retransmitPs), &ReliableChannel::Retransmit,
+        m_timer = ns3::Simulator::Schedule(Ps(m_retransmitPs), &ReliableChannel::Timeout,
                                            this);
+    }
+
+    void Timeout()
+    {
+        Retransmit();
+        if (m_stallRounds > 0 && ++m_roundsWithoutProgress % m_stallRounds == 0 &&
+            m_hooks.stalled)
+        {
+            m_hooks.stalled();
+        }
     }
 
     void Retransmit()
@@ -192,6 +235,8 @@ class ReliableChannel
 
     Hooks m_hooks;
     int64_t m_retransmitPs;
+    uint32_t m_stallRounds;
+    uint32_t m_roundsWithoutProgress = 0; ///< timer rounds since the last acknowledgement moved
     std::vector<Message> m_slots;  ///< the window: a ring of power-of-two size
     uint32_t m_base = 0;           ///< oldest unacknowledged sequence number
     size_t m_count = 0;            ///< unacknowledged messages

@@ -163,18 +163,22 @@ TEST_CASE("Reliable 1Pipe keeps its guarantees through randomized failures of ev
     InitIncsim();
     // Seeds 0-17: each fault kind (host crash, host link, ToR crash, aggregation switch
     // crash, core link, core switch crash) in each incarnation; 18-21 two faults 25 us apart
-    // (the second report arrives while the controller waits for completions: a new epoch).
+    // (the second report arrives while the controller waits for completions: a new epoch);
+    // 22-24 an aggregation switch crash or a core link failure whose routes are not
+    // recomputed within the run, in each incarnation (the paths over it stay broken between
+    // live processes: controller forwarding delivers).
     const double losses[] = {0.0, 1e-3, 0.0, 5e-3};
-    for (int seed = 0; seed < 22; ++seed)
+    for (int seed = 0; seed < 25; ++seed)
     {
         Rng rng(static_cast<uint64_t>(seed) * 7919 + 1);
-        const int kind = seed % 6;
-        const char* incarnation = kIncarnations[(seed / 6) % 3];
+        const bool broken = seed >= 22;
+        const int kind = broken ? 3 + seed % 2 : seed % 6;
+        const char* incarnation = kIncarnations[broken ? seed % 3 : (seed / 6) % 3];
         const int64_t at = 100000 + static_cast<int64_t>(rng.UniformInt(80001));
         Fault fault = DrawFault(kind, rng, at);
         std::string faults = fault.json;
         int cutOff = fault.hostsCutOff;
-        if (seed >= 18)
+        if (seed >= 18 && !broken)
         {
             // A host crash, then another fault of any kind (distinct components by choice).
             const Fault second = DrawFault(seed % 6, rng, at + 25000);
@@ -184,12 +188,21 @@ TEST_CASE("Reliable 1Pipe keeps its guarantees through randomized failures of ev
         const int perHost = 1 + seed % 2;
         TempDir dir;
         INFO("seed " << seed << ", " << incarnation << ", faults " << faults);
+        std::vector<std::string> overrides = Overrides(seed, losses[seed % 4]);
+        if (broken)
+        {
+            overrides.push_back("routing.reconverge_delay=10ms");
+        }
         RunSummary run = RunIn(dir,
                                FaultyScenario(fmt::format(R"("incarnation": "{}",
                                                              "processes_per_host": {})",
                                                           incarnation, perHost),
                                               faults),
-                               Overrides(seed, losses[seed % 4]));
+                               overrides);
+        if (broken)
+        {
+            CHECK(OnePipeMetric(run, "controller_forwards") > 0);
+        }
         const CheckReport report = CheckOnePipeRun(run);
         INFO(ViolationText(report));
         CHECK(report.Ok());
@@ -200,14 +213,23 @@ TEST_CASE("Reliable 1Pipe keeps its guarantees through randomized failures of ev
             // The controller's work: every report in, a notice out to and a completion in
             // from every correct process, one out to each failed process (it was declared
             // failed), every recall it keeps for a failed receiver in, a removal out per
-            // report; 300 ns of CPU each.
+            // report, and per forward the request in, the segments out unless either end
+            // had failed meanwhile, and the ACK in and out when the receiver took them;
+            // 300 ns of CPU each.
             const int correct = cutOff > 0 ? (16 - cutOff) * perHost : 0;
             const int reports = CountControllerEvents(run, "report");
+            const int forwards = CountControllerEvents(run, "forward");
+            const int forwardAcks = CountControllerEvents(run, "forward_ack");
             CHECK(reports > 0);
             CHECK(CountControllerEvents(run, "resume") == reports);
-            CHECK(OnePipeMetric(run, "controller_messages") ==
-                  2 * reports + 2 * correct + cutOff * perHost +
-                      CountControllerEvents(run, "recall_kept"));
+            CHECK(CountControllerEvents(run, "unreachable") == 0);
+            CHECK(OnePipeMetric(run, "controller_forwards") == forwardAcks);
+            const int notForwarding = 2 * reports + 2 * correct + cutOff * perHost +
+                                      CountControllerEvents(run, "recall_kept");
+            CHECK(OnePipeMetric(run, "controller_messages") >=
+                  notForwarding + forwards + 3 * forwardAcks);
+            CHECK(OnePipeMetric(run, "controller_messages") <=
+                  notForwarding + 3 * forwards + forwardAcks);
             CHECK(OnePipeMetric(run, "controller_cpu_us") ==
                   Approx(0.3 * OnePipeMetric(run, "controller_messages")));
         }
@@ -417,6 +439,215 @@ TEST_CASE("A process cut off for good stops retransmitting once it is declared f
     // The other processes' retransmissions to it end with their Recall, its own with the
     // notice: both within a few retransmission timeouts of the failure.
     CHECK(OnePipeMetric(run, "prepare_retransmissions") < 100);
+}
+
+TEST_CASE("Controller forwarding delivers across a path that stays broken while both ends "
+          "reach the controller",
+          "[onepipe][reliable][failures][forwarding][checker]")
+{
+    InitIncsim();
+    // The core link a0_0-c0 fails at 150 us and routes are not recomputed within the run: the
+    // flows hashed over it (pod 0 to the other pods through c0, and back) lose every packet,
+    // while every process still reaches the controller (no process is cut off in Determine's
+    // graph). Senders whose retransmissions go unanswered ask the controller to forward; it
+    // carries the segments to the receiver and the ACK back, and the commit barrier moves on.
+    // Without forwarding (forward_after 0) those senders' commit barriers, hence everyone's,
+    // stay below their first lost prepare: delivery stops for the rest of the run.
+    const std::string link = R"({"at": "150us", "action": "link_down", "link": ["a0_0", "c0"]})";
+    for (const char* incarnation : {"chip", "host-representative"})
+    {
+        for (int forwardAfter : {3, 0})
+        {
+            TempDir dir;
+            std::vector<std::string> overrides = Overrides(4, 1e-3);
+            overrides.push_back("routing.reconverge_delay=10ms");
+            RunSummary run = RunIn(
+                dir,
+                FaultyScenario(fmt::format(R"("incarnation": "{}", "forward_after": {})",
+                                           incarnation, forwardAfter),
+                               link),
+                overrides);
+            const CheckReport report = CheckOnePipeRun(run);
+            INFO(incarnation << ", forward_after " << forwardAfter << ": "
+                             << ViolationText(report));
+            CHECK(OnePipeMetric(run, "controller_failed_processes") == 0);
+            if (forwardAfter == 0)
+            {
+                CHECK(LastDelivery(run) < 300000);
+                CHECK_FALSE(report.Ok());
+                continue;
+            }
+            CHECK(report.Ok());
+            CHECK(OnePipeMetric(run, "controller_forwards") > 10);
+            CHECK(CountControllerEvents(run, "forward_ack") ==
+                  OnePipeMetric(run, "controller_forwards"));
+            CHECK(CountControllerEvents(run, "unreachable") == 0);
+            CHECK(LastDelivery(run) > 450000);
+            CHECK(OnePipeMetric(run, "messages_delivered") > 2500);
+        }
+    }
+}
+
+TEST_CASE("A receiver the controller cannot reach to forward is announced failed before the "
+          "switches detect it",
+          "[onepipe][reliable][failures][forwarding][checker]")
+{
+    InitIncsim();
+    // h3 crashes at 150 us; its ToR would report it only after 100 beacon intervals (300 us).
+    // Senders with prepares to it retransmit three times (90 us), ask the controller to
+    // forward, and the controller, finding its host down, reads the ToR's register for h3's
+    // port as the ToR's report: Determine declares it failed about 100 us after the crash,
+    // and the others recall and keep what they sent it.
+    TempDir dir;
+    std::vector<std::string> overrides = Overrides(1, 0.0);
+    overrides.push_back("protocol.params.port_timeout=100");
+    RunSummary run = RunIn(
+        dir,
+        FaultyScenario(R"("incarnation": "switch-cpu")",
+                       R"({"at": "150us", "action": "node_crash", "node": "h3"})"),
+        overrides);
+    const CheckReport report = CheckOnePipeRun(run);
+    INFO(ViolationText(report));
+    CHECK(report.Ok());
+    CHECK(OnePipeMetric(run, "controller_failed_processes") == 1);
+    CHECK(CountControllerEvents(run, "unreachable") == 1);
+    CHECK(CountControllerEvents(run, "report") == 1); // the ToR's own report, later, is the same
+    const int64_t failed = LastControllerEvent(run, "failed");
+    CHECK(failed > 150000 + 90000);
+    CHECK(failed < 150000 + 300000);
+    CHECK(LastDelivery(run) > 450000);
+}
+
+TEST_CASE("A recall in flight to a receiver that then fails is kept for its recovery",
+          "[onepipe][reliable][failures][rejoin][checker]")
+{
+    InitIncsim();
+    // h3's link fails at 150 us: about 40 us later the others recall the scatterings h3 had
+    // not ACKed, among them message 12#69, which h5 holds. h5's link fails at 191 us, before
+    // that recall reaches it; h5 is declared failed in turn, and its sender's channel to it,
+    // with the recall still un-ACKed, is dropped. Both links come back at 400 us and h5
+    // recovers with its buffer: the recall must have been kept by the controller, or h5
+    // delivers a message every other receiver dropped (before the fix, Abort retired an
+    // un-ACKed recall without keeping it).
+    TempDir dir;
+    std::vector<std::string> overrides = Overrides(1, 0.0);
+    overrides.push_back("duration=600us");
+    RunSummary run = RunIn(
+        dir,
+        FaultyScenario(R"("incarnation": "chip")",
+                       R"({"at": "150us", "action": "link_down", "link": ["h3", "e0_1"]},
+                          {"at": "191us", "action": "link_down", "link": ["h5", "e1_0"]},
+                          {"at": "400us", "action": "link_up", "link": ["h3", "e0_1"]},
+                          {"at": "400us", "action": "link_up", "link": ["h5", "e1_0"]})"),
+        overrides);
+    const CheckReport report = CheckOnePipeRun(run);
+    INFO(ViolationText(report));
+    CHECK(report.Ok());
+    CHECK(OnePipeMetric(run, "controller_failed_processes") == 2);
+    CHECK(OnePipeMetric(run, "controller_rejoins") == 2);
+    CHECK(CountControllerEvents(run, "recovered") == 2);
+}
+
+TEST_CASE("A process that does not complete a failure notice is declared failed after the "
+          "completion timeout, so Resume does not stall",
+          "[onepipe][reliable][failures][timeout][checker]")
+{
+    InitIncsim();
+    // h3 crashes at 150 us. Process 6 (on h6) hangs while handling the notice: it neither
+    // discards, recalls nor completes. 50 us after the broadcast the controller declares it
+    // failed with the commit barrier its NIC froze, broadcasts that, and resumes once the
+    // others complete. Waiting for ever (completion_timeout 0, the behaviour before the
+    // timeout existed), Resume never comes and delivery stops for the rest of the run.
+    for (const char* timeout : {"50us", "0us"})
+    {
+        for (const char* incarnation : {"chip", "host-representative"})
+        {
+            TempDir dir;
+            RunSummary run = RunIn(
+                dir,
+                FaultyScenario(fmt::format(R"("incarnation": "{}", "unresponsive_process": 6,
+                                              "completion_timeout": "{}")",
+                                           incarnation, timeout),
+                               R"({"at": "150us", "action": "node_crash", "node": "h3"})"),
+                Overrides(6, 1e-3));
+            const CheckReport report = CheckOnePipeRun(run);
+            INFO(incarnation << ", completion_timeout " << timeout << ": "
+                             << ViolationText(report));
+            if (std::string(timeout) == "0us")
+            {
+                CHECK(LastControllerEvent(run, "resume") < 0);
+                CHECK(LastDelivery(run) < 250000);
+                CHECK_FALSE(report.Ok());
+                continue;
+            }
+            CHECK(report.Ok());
+            CHECK(OnePipeMetric(run, "controller_failed_processes") == 2);
+            CHECK(OnePipeMetric(run, "controller_epochs") == 2);
+            CHECK(CountControllerEvents(run, "timeout") == 1);
+            const int64_t timedOut = LastControllerEvent(run, "timeout");
+            const int64_t resumed = LastControllerEvent(run, "resume");
+            CHECK(timedOut > 150000 + 80000);
+            CHECK(resumed > timedOut);
+            CHECK(LastDelivery(run) > resumed + 150000);
+            // The silent process is not recovered: it would not answer that either.
+            CHECK(OnePipeMetric(run, "controller_rejoins") == 0);
+        }
+    }
+}
+
+namespace
+{
+/// The largest amount by which a message's timestamp ran ahead of the time it was sent (ns):
+/// how far some host's clock jumped.
+int64_t
+LargestLead(const RunSummary& run)
+{
+    CsvReader csv(run.runDir + "/onepipe_sends.csv", {"ts", "send_ns"});
+    int64_t lead = 0;
+    while (csv.Next())
+    {
+        lead = std::max(lead, csv.Int(csv.Column("ts")) - csv.Int(csv.Column("send_ns")));
+    }
+    return lead;
+}
+} // namespace
+
+TEST_CASE("Off the chip, a switch with no live input sends its mark, not the maximum, to the "
+          "ports that are not up",
+          "[onepipe][failures][rejoin]")
+{
+    InitIncsim();
+    // onepipe.p4's rule (tests/p4/stf/onepipe/no-live-input.stf) in BeaconProcessor, for the
+    // switch CPU and the host representative. The ToR e1_0 crashes at 120 us and comes back
+    // at 200 us with its state wiped: at its first tick no port has been heard since, so no
+    // live input holds a barrier. Its hosts h4 and h5 take every input: sent the maximum,
+    // they would raise their clocks to it and every later timestamp of theirs would be in
+    // the far future (the maximum is 2^48 - 1 ns). With the mark, clocks stay within the
+    // offsets (+-300 ns) and the time a barrier takes to come back.
+    for (const char* service : {"best-effort", "reliable"})
+    {
+        for (const char* incarnation : {"switch-cpu", "host-representative"})
+        {
+            TempDir dir;
+            RunSummary run = RunIn(
+                dir,
+                OnePipeScenario(
+                    kFatTree4,
+                    fmt::format(R"("service": "{}", "incarnation": "{}", "ack_timeout": "100us")",
+                                service, incarnation),
+                    R"("pattern": "scatter", "fanout": 3, "interval": "6us")",
+                    R"("routing": {"reconverge_delay": "50us"},
+                       "faults": [{"at": "120us", "action": "node_crash", "node": "e1_0"},
+                                  {"at": "200us", "action": "node_recover", "node": "e1_0"}],)"),
+                Overrides(8, 0.0));
+            INFO(incarnation << ", " << service);
+            CHECK(LargestLead(run) < 100000);
+            CHECK(LastDelivery(run) > 450000);
+            const CheckReport report = CheckOnePipeRun(run);
+            INFO(ViolationText(report));
+            CHECK(report.Ok());
+        }
+    }
 }
 
 TEST_CASE("Fig. 10 on the testbed: failures that cut off no process recover sooner, and "

@@ -269,3 +269,51 @@ TEST_CASE("A ReliableChannel closed with a segment on the wire still delivers it
     CHECK(delivered == std::vector<uint64_t>{7});
     CHECK(acks == 1);
 }
+
+TEST_CASE("A ReliableChannel whose path is broken reports a stall after its retry rounds, and "
+          "segments forwarded another way are delivered once, in order, and acknowledged",
+          "[reliable-channel][forwarding]")
+{
+    InitIncsim();
+    SimulatorGuard guard;
+    // Every data segment is lost (a broken path); acknowledgements would get through.
+    std::vector<int64_t> stalledAt;
+    std::vector<uint64_t> delivered;
+    std::unique_ptr<ReliableChannel<Payload>> channel;
+    ReliableChannel<Payload>::Hooks hooks;
+    hooks.transmit = [](uint32_t, const Payload&) {};
+    hooks.transmitAck = [&](uint32_t next) {
+        ns3::Simulator::Schedule(Ps(Us(1)), [&, next] { channel->ReceiveAck(next); });
+    };
+    hooks.deliver = [&](const Payload& p) { delivered.push_back(p.id); };
+    hooks.stalled = [&] {
+        stalledAt.push_back(NowPs());
+        if (stalledAt.size() == 2)
+        {
+            // Forwarded: three segments, one of them twice; the receiver's next expected
+            // goes back as the acknowledgement.
+            const uint32_t from = channel->Base();
+            const uint32_t to = channel->End();
+            REQUIRE(to - from == 3);
+            REQUIRE(channel->ReceiveForwarded(from, from + 2) == from + 2);
+            const uint32_t next = channel->ReceiveForwarded(from, to);
+            REQUIRE(next == to);
+            channel->ReceiveAck(next);
+        }
+    };
+    channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), Us(10), 3);
+    for (uint64_t id = 1; id <= 3; ++id)
+    {
+        Payload p;
+        p.id = id;
+        channel->Send(p);
+    }
+    ns3::Simulator::Stop(Ps(Us(1000)));
+    ns3::Simulator::Run();
+    // Three timer rounds each (10 us apart), then nothing once acknowledged.
+    REQUIRE(stalledAt == std::vector<int64_t>{Us(30), Us(60)});
+    REQUIRE(delivered == std::vector<uint64_t>{1, 2, 3});
+    REQUIRE(channel->InFlight() == 0);
+    REQUIRE(channel->GetCounters().forwarded == 3);
+    REQUIRE(channel->GetCounters().retransmitted == 6 * 3);
+}
