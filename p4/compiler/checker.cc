@@ -5,6 +5,8 @@
 
 #include "p4/compiler/diagnostics.h"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -338,6 +340,40 @@ class Checker
     static bool IsBits(const Type* type) { return type && Canon(type)->Is<BitsType>(); }
     static bool IsBool(const Type* type) { return type && Canon(type)->Is<BoolType>(); }
 
+    /// A generic type named with type arguments takes exactly as many as it has parameters
+    /// (register<T, I> of v1model 20200408 is not register<T> of 20180101).
+    void CheckTypeArgumentCount(const NamedType& named)
+    {
+        if (named.typeArgs.empty())
+        {
+            return;
+        }
+        const Declaration* decl = named.resolved;
+        const PtrList<TypeParameter>* params = nullptr;
+        if (const auto* object = decl->As<ExternDecl>())
+        {
+            params = &object->typeParams;
+        }
+        else if (const auto* parser = decl->As<ParserTypeDecl>())
+        {
+            params = &parser->typeParams;
+        }
+        else if (const auto* control = decl->As<ControlTypeDecl>())
+        {
+            params = &control->typeParams;
+        }
+        else if (const auto* package = decl->As<PackageTypeDecl>())
+        {
+            params = &package->typeParams;
+        }
+        if (params && params->size() != named.typeArgs.size())
+        {
+            m_diags.Error(named.location,
+                          fmt::format("'{}' takes {} type argument(s), got {}", named.name,
+                                      params->size(), named.typeArgs.size()));
+        }
+    }
+
     /// Resolves the names in a type as written, and evaluates bit<(e)> widths and stack sizes.
     void ResolveType(Type* type)
     {
@@ -355,6 +391,7 @@ class Checker
             else
             {
                 named->resolved = found->front();
+                CheckTypeArgumentCount(*named);
             }
             for (auto& argument : named->typeArgs)
             {

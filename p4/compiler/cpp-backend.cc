@@ -642,7 +642,21 @@ class Generator
         const std::string externName = decl ? decl->name : "";
         ExternInfo info;
         info.controlPlaneName = Qualified(prefix, instance.name);
-        if (externName == "register" && typeName && typeName->typeArgs.size() == 1 &&
+        // V1MODEL_VERSION >= 20200408 adds the index type: register<T, I>, counter<I>.
+        const size_t indexArg = externName == "register" ? 1 : 0;
+        if (typeName && typeName->typeArgs.size() == indexArg + 1 &&
+            (externName == "register" || externName == "counter"))
+        {
+            const Type& index = *typeName->typeArgs[indexArg];
+            const uint32_t width = Width(&index);
+            if (width == 0 || width > 64 || !Canon(&index)->Is<BitsType>())
+            {
+                Unsupported(instance.location, "an index of type " + ToString(index));
+                return;
+            }
+        }
+        if (externName == "register" && typeName &&
+            (typeName->typeArgs.size() == 1 || typeName->typeArgs.size() == 2) &&
             instance.args.size() == 1)
         {
             info.kind = ExternKind::Register;
