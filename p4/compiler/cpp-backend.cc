@@ -235,6 +235,9 @@ class Generator
         std::string member;
         std::string function;
         std::vector<const ActionDecl*> actions;
+        /// Where the table lists each action (its bound arguments); nullptr for the implicit
+        /// NoAction.
+        std::vector<const ActionRef*> refs;
         std::vector<std::string> scopes;
         bool mayExit = false;
     };
@@ -828,6 +831,7 @@ class Generator
                     continue;
                 }
                 info.actions.push_back(action);
+                info.refs.push_back(ref.get());
                 info.scopes.push_back(FindAnnotation(ref->annotations, "defaultonly")
                                           ? "DefaultOnly"
                                       : FindAnnotation(ref->annotations, "tableonly")
@@ -841,6 +845,7 @@ class Generator
                 info.actions.end())
         {
             info.actions.push_back(m_noAction);
+            info.refs.push_back(nullptr);
             info.scopes.push_back("DefaultOnly");
         }
         if (const auto* key = table.Key())
@@ -1876,15 +1881,21 @@ class Generator
     static const Expression* Argument(const CallExpr& call, const PtrList<Parameter>& params,
                                       size_t i)
     {
-        for (const auto& argument : call.args)
+        return Argument(call.args, params, i);
+    }
+
+    /// The argument for params[i]: named, or at position i.
+    static const Expression* Argument(const PtrList<ast::Argument>& args,
+                                      const PtrList<Parameter>& params, size_t i)
+    {
+        for (const auto& argument : args)
         {
             if (!argument->name.empty() && argument->name == params[i]->name)
             {
                 return argument->value.get();
             }
         }
-        return i < call.args.size() && call.args[i]->name.empty() ? call.args[i]->value.get()
-                                                                  : nullptr;
+        return i < args.size() && args[i]->name.empty() ? args[i]->value.get() : nullptr;
     }
 
     void CallStatement(const CallExpr& call, CodeWriter& out)
@@ -1923,16 +1934,44 @@ class Generator
             return;
         }
         const ActionInfo& info = m_actions[m_actionIndex.at(&action)];
-        std::vector<std::string> args;
+        std::vector<std::string> values(action.params.size());
+        for (size_t i = 0; i < action.params.size(); ++i)
+        {
+            if (!Argument(call, action.params, i))
+            {
+                Fail(call.location, "missing argument for '" + action.params[i]->name + "'");
+                return;
+            }
+        }
+        InvokeAction(action, call.args, values, out);
+        if (info.mayExit)
+        {
+            out.Line("if (s.base.exited) return;");
+        }
+    }
+
+    /// Calls `action` in a block of its own: a parameter with a non-empty `values[i]` gets
+    /// that C++ value (a table entry's control-plane argument), the others their argument in
+    /// `args`, out and inout ones through a temporary copied back after the call.
+    void InvokeAction(const ActionDecl& action, const PtrList<ast::Argument>& args,
+                      const std::vector<std::string>& values, CodeWriter& out)
+    {
+        const ActionInfo& info = m_actions[m_actionIndex.at(&action)];
+        std::vector<std::string> passed;
         std::vector<std::string> copyBack;
         std::vector<std::string> setup;
         for (size_t i = 0; i < action.params.size(); ++i)
         {
             const Parameter& param = *action.params[i];
-            const Expression* argument = Argument(call, action.params, i);
+            if (!values[i].empty())
+            {
+                passed.push_back(values[i]);
+                continue;
+            }
+            const Expression* argument = Argument(args, action.params, i);
             if (!argument)
             {
-                Fail(call.location, "missing argument for '" + param.name + "'");
+                Fail(param.location, "no argument is bound to '" + param.name + "'");
                 return;
             }
             if (param.direction == Direction::Out || param.direction == Direction::InOut)
@@ -1943,11 +1982,11 @@ class Generator
                                             ValueType(param.type.get(), param.location), temp,
                                             target));
                 copyBack.push_back(target + " = " + temp + ";");
-                args.push_back(temp);
+                passed.push_back(temp);
             }
             else
             {
-                args.push_back(ValueFor(*argument, param.type.get()));
+                passed.push_back(ValueFor(*argument, param.type.get()));
             }
         }
         Flush(out);
@@ -1957,7 +1996,7 @@ class Generator
             out.Line(line);
         }
         std::string joined;
-        for (const auto& arg : args)
+        for (const auto& arg : passed)
         {
             joined += ", " + arg;
         }
@@ -1967,10 +2006,6 @@ class Generator
             out.Line(line);
         }
         out.Close();
-        if (info.mayExit)
-        {
-            out.Line("if (s.base.exited) return;");
-        }
     }
 
     void MethodCall(const CallExpr& call, const MemberExpr& member, CodeWriter& out)
@@ -2646,12 +2681,23 @@ class Generator
         return params;
     }
 
+    /// The control-plane arguments of a default action or an entry: those of the action's
+    /// directionless parameters (the directional ones are bound by the table's action list).
     std::string ArgsList(const ActionRef& ref)
     {
+        const auto* action =
+            ref.action->resolved ? ref.action->resolved->As<ActionDecl>() : nullptr;
         std::string list = "{";
+        bool first = true;
         for (size_t i = 0; i < ref.args.size(); ++i)
         {
-            list += (i ? ", " : "") + BitStringOf(*ref.args[i]->value);
+            if (action && i < action->params.size() &&
+                action->params[i]->direction != Direction::None)
+            {
+                continue;
+            }
+            list += (first ? "" : ", ") + BitStringOf(*ref.args[i]->value);
+            first = false;
         }
         return list + "}";
     }
@@ -3243,30 +3289,43 @@ class Generator
         for (size_t i = 0; i < table.actions.size(); ++i)
         {
             const ActionDecl& action = *table.actions[i];
+            // Directionless parameters come from the entry; the others are bound where the
+            // table lists the action (`actions = { a(hdr.x); }`).
+            std::vector<std::string> values;
             std::string args;
+            bool bound = false;
             size_t word = 0;
             for (const auto& param : action.params)
             {
                 if (param->direction != Direction::None)
                 {
-                    Fail(param->location, "an action a table runs may only have directionless "
-                                          "parameters");
+                    values.emplace_back();
+                    bound = true;
                     continue;
                 }
                 const unsigned width = Width(param->type.get());
                 if (width > 64)
                 {
-                    args += fmt::format(", p4rt::WideBits<{}>::FromWords(&entry->args[{}])", width,
-                                        word);
+                    values.push_back(fmt::format(
+                        "p4rt::WideBits<{}>::FromWords(&entry->args[{}])", width, word));
                     word += (width + 63) / 64;
                 }
                 else
                 {
-                    args += fmt::format(", entry->args[{}]", word);
+                    values.push_back(fmt::format("entry->args[{}]", word));
                     word += 1;
                 }
+                args += ", " + values.back();
             }
             out.Line(fmt::format("case {}:", i));
+            if (bound)
+            {
+                out.Open("");
+                InvokeAction(action, table.refs[i]->args, values, out);
+                out.Line("break;");
+                out.Close();
+                continue;
+            }
             out.Line(fmt::format("    {}(s, md{});",
                                  m_actions[m_actionIndex.at(&action)].function, args));
             out.Line("    break;");
