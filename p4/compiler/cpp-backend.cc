@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
@@ -2795,9 +2796,10 @@ class Generator
         }
         if (const auto* entries = decl.Entries())
         {
-            for (const auto& entry : entries->entries)
+            const std::vector<std::optional<int32_t>> ranks = EntryRanks(*entries);
+            for (size_t i = 0; i < entries->entries.size(); ++i)
             {
-                EmitConstEntry(table, *entry, out);
+                EmitConstEntry(table, *entries->entries[i], ranks[i], out);
             }
             out.Line(std::string("schema.entriesAreConst = ") +
                      (entries->isConst ? "true;" : "false;"));
@@ -2810,7 +2812,50 @@ class Generator
 
     static std::string TypeText(const Type* type) { return type ? ToString(*type) : "unknown"; }
 
-    void EmitConstEntry(const TableInfo& table, const ast::TableEntry& entry, CodeWriter& out)
+    /// BMv2's ranks for a table whose entries carry `@priority(N)`: an entry's priority is N,
+    /// or else its position from 1, and the lowest wins (p4c's BMv2 back end). Turned into the
+    /// runtime's convention, where the highest wins. Without @priority, no ranks: the runtime
+    /// ranks entries by order (first wins).
+    std::vector<std::optional<int32_t>> EntryRanks(const TableProperty& entries)
+    {
+        std::vector<std::optional<int32_t>> ranks(entries.entries.size());
+        std::vector<int64_t> bmv2(entries.entries.size());
+        bool annotated = false;
+        int64_t highest = 0;
+        for (size_t i = 0; i < entries.entries.size(); ++i)
+        {
+            bmv2[i] = static_cast<int64_t>(i) + 1;
+            const Annotation* annotation =
+                FindAnnotation(entries.entries[i]->annotations, "priority");
+            if (annotation)
+            {
+                const auto value = annotation->args.size() == 1
+                                       ? EvalConst(*annotation->args[0])
+                                       : std::nullopt;
+                if (!value || *value > INT32_MAX / 2)
+                {
+                    Fail(annotation->location,
+                         "@priority takes one constant from 0 to " +
+                             std::to_string(INT32_MAX / 2));
+                    continue;
+                }
+                bmv2[i] = static_cast<int64_t>(*value);
+                annotated = true;
+            }
+            highest = std::max(highest, bmv2[i]);
+        }
+        if (annotated)
+        {
+            for (size_t i = 0; i < ranks.size(); ++i)
+            {
+                ranks[i] = static_cast<int32_t>(highest + 1 - bmv2[i]);
+            }
+        }
+        return ranks;
+    }
+
+    void EmitConstEntry(const TableInfo& table, const ast::TableEntry& entry,
+                        std::optional<int32_t> rank, CodeWriter& out)
     {
         const auto* keyProperty = table.decl->Key();
         const size_t keyCount = keyProperty ? keyProperty->keys.size() : 0;
@@ -2852,6 +2897,10 @@ class Generator
             }
             priority = fmt::format(", {}", value.value_or(0));
         }
+        else if (rank)
+        {
+            priority = fmt::format(", {}", *rank);
+        }
         out.Line(fmt::format("schema.entries.push_back({{{}, {}, {}{}}});", match,
                              ActionPosition(table, *entry.action), ArgsList(*entry.action),
                              priority.empty() ? ", std::nullopt" : priority));
@@ -2892,8 +2941,20 @@ class Generator
         {
             if (binary->op == BinaryOp::Mask)
             {
-                const std::string value = BitStringOf(*binary->left);
+                std::string value = BitStringOf(*binary->left);
                 const std::string mask = BitStringOf(*binary->right);
+                // As p4c: value bits outside the mask are a warning, and are masked off.
+                const auto bits = EvalConst(*binary->left);
+                const auto maskBits = EvalConst(*binary->right);
+                if (bits && maskBits && (*bits & ~*maskBits) != 0)
+                {
+                    m_diags.Warning(binary->location,
+                                    fmt::format("value 0x{:x} has bits outside the mask "
+                                                "0x{:x}; they are ignored (the entry matches "
+                                                "0x{:x})",
+                                                *bits, *maskBits, *bits & *maskBits));
+                    value = fmt::format("p4rt::BitString({})", Hex(*bits & *maskBits));
+                }
                 if (matchKind == "lpm")
                 {
                     return fmt::format("p4rt::MatchValue::Lpm({}, {})", value,
