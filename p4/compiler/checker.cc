@@ -7,8 +7,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -896,6 +899,100 @@ class Checker
         }
         m_scopes.pop_back();
         m_context = saved;
+        CheckParserLoops(parser);
+    }
+
+    /// Whether a parser state's statements may consume packet bits (extract, advance, or a
+    /// sub-parser's apply).
+    static bool Consumes(const Node& node)
+    {
+        if (const auto* call = node.As<CallExpr>())
+        {
+            const auto* member = call->callee->As<MemberExpr>();
+            if (member && (member->member == "extract" || member->member == "advance" ||
+                           member->member == "apply"))
+            {
+                return true;
+            }
+        }
+        bool found = false;
+        ForEachChild(node, [&](const Node& child) { found = found || Consumes(child); });
+        return found;
+    }
+
+    /// A cycle of unconditional transitions through states none of which consumes packet bits
+    /// never ends (p4c rejects it too; the generated parser would spin forever).
+    void CheckParserLoops(const ParserDecl& parser)
+    {
+        std::map<const Declaration*, std::vector<const ParserState*>> next;
+        std::vector<const ParserState*> idle;
+        for (const auto& state : parser.states)
+        {
+            bool consumes = false;
+            for (const auto& statement : state->statements)
+            {
+                consumes = consumes || Consumes(*statement);
+            }
+            if (consumes || !state->transition || !state->transition->target)
+            {
+                continue;
+            }
+            idle.push_back(state.get());
+            std::vector<const ParserState*>& targets = next[state.get()];
+            auto add = [&](const NameExpr* name) {
+                if (name && name->resolved)
+                {
+                    if (const auto* target = name->resolved->As<ParserState>())
+                    {
+                        targets.push_back(target);
+                    }
+                }
+            };
+            // Only unconditional transitions: a loop through a select may end when the values
+            // it selects on change (p4c accepts those).
+            add(state->transition->target->As<NameExpr>());
+        }
+        // Depth-first search over the idle states only: a back edge is such a cycle.
+        std::map<const ParserState*, int> color; // 0 new, 1 on the path, 2 done
+        std::vector<const ParserState*> path;
+        std::function<bool(const ParserState*)> visit = [&](const ParserState* state) {
+            if (!next.count(state))
+            {
+                return false; // consumes bits, or ends
+            }
+            color[state] = 1;
+            path.push_back(state);
+            for (const ParserState* target : next[state])
+            {
+                if (color[target] == 1)
+                {
+                    std::string cycle;
+                    auto from = std::find(path.begin(), path.end(), target);
+                    for (auto it = from; it != path.end(); ++it)
+                    {
+                        cycle += (*it)->name + " -> ";
+                    }
+                    m_diags.Error(target->location,
+                                  "parser '" + parser.name + "' loops without extracting: " +
+                                      cycle + target->name);
+                    return true;
+                }
+                if (color[target] == 0 && visit(target))
+                {
+                    return true;
+                }
+            }
+            path.pop_back();
+            color[state] = 2;
+            return false;
+        };
+        for (const ParserState* state : idle)
+        {
+            if (color[state] == 0 && visit(state))
+            {
+                return;
+            }
+        }
     }
 
     void CheckControl(ControlDecl& control)
@@ -948,6 +1045,8 @@ class Checker
     {
         std::vector<const Type*> keyTypes;
         std::vector<const ActionDecl*> actions;
+        std::set<const ActionDecl*> defaultOnly;
+        std::set<const ActionDecl*> tableOnly;
         for (auto& property : table.properties)
         {
             switch (property->which)
@@ -975,13 +1074,28 @@ class Checker
                     if (const ActionDecl* action = ResolveActionRef(*ref))
                     {
                         actions.push_back(action);
+                        if (FindAnnotation(ref->annotations, "defaultonly"))
+                        {
+                            defaultOnly.insert(action);
+                        }
+                        if (FindAnnotation(ref->annotations, "tableonly"))
+                        {
+                            tableOnly.insert(action);
+                        }
                     }
                 }
                 break;
             case TablePropertyKind::DefaultAction:
                 if (property->defaultAction)
                 {
-                    CheckTableAction(*property->defaultAction, actions, "default action");
+                    const ActionDecl* action =
+                        CheckTableAction(*property->defaultAction, actions, "default action");
+                    if (action && tableOnly.count(action))
+                    {
+                        m_diags.Error(property->defaultAction->action->location,
+                                      "'" + action->name + "' is @tableonly in table '" +
+                                          table.name + "': it cannot be the default action");
+                    }
                 }
                 break;
             case TablePropertyKind::Entries:
@@ -990,11 +1104,25 @@ class Checker
                     if (entry->priority)
                     {
                         CheckExpression(*entry->priority);
+                        if (!property->entries.front()->priority)
+                        {
+                            m_diags.Error(entry->priority->location,
+                                          "this entry has a priority but the first entry of "
+                                          "table '" + table.name + "' has none: give the "
+                                          "first entry one too");
+                        }
                     }
                     CheckKeyset(entry->keys, keyTypes, entry->location);
                     if (entry->action)
                     {
-                        CheckTableAction(*entry->action, actions, "action");
+                        const ActionDecl* action =
+                            CheckTableAction(*entry->action, actions, "action");
+                        if (action && defaultOnly.count(action))
+                        {
+                            m_diags.Error(entry->action->action->location,
+                                          "'" + action->name + "' is @defaultonly in table '" +
+                                              table.name + "': an entry cannot run it");
+                        }
                     }
                 }
                 break;
@@ -1008,14 +1136,15 @@ class Checker
         }
     }
 
-    void CheckTableAction(ActionRef& ref,
-                          const std::vector<const ActionDecl*>& actions,
-                          const char* what)
+    /// The action `ref` runs, or null after an error.
+    const ActionDecl* CheckTableAction(ActionRef& ref,
+                                       const std::vector<const ActionDecl*>& actions,
+                                       const char* what)
     {
         const ActionDecl* action = ResolveActionRef(ref);
         if (!action)
         {
-            return;
+            return nullptr;
         }
         bool listed = false;
         for (const ActionDecl* candidate : actions)
@@ -1027,13 +1156,14 @@ class Checker
             m_diags.Error(ref.action->location,
                           std::string(what) + " '" + action->name +
                               "' is not in the table's actions list");
-            return;
+            return nullptr;
         }
         if (ref.hasArgList &&
             CheckArity(action->name, {action}, ref.args, ref.action->location))
         {
             CheckArgumentTypes(*action, ref.args);
         }
+        return action;
     }
 
     /// The keys of a select case or a table entry against the selector/key types.
@@ -1375,11 +1505,20 @@ class Checker
                 table = object->As<TableDecl>();
             }
         }
+        const Expression* defaultLabel = nullptr;
+        std::set<const Declaration*> actionLabels;
         for (auto& switchCase : switchStmt.cases)
         {
             Expression& label = *switchCase->label;
+            if (defaultLabel)
+            {
+                m_diags.Error(label.location, label.Is<DefaultExpr>()
+                                                  ? "a switch has at most one 'default' label"
+                                                  : "'default' must be the last label");
+            }
             if (label.Is<DefaultExpr>())
             {
+                defaultLabel = &label;
             }
             else if (table && label.Is<NameExpr>())
             {
@@ -1401,6 +1540,11 @@ class Checker
                         m_diags.Error(name.location, "'" + name.name +
                                                          "' is not an action of table '" +
                                                          table->name + "'");
+                    }
+                    else if (!actionLabels.insert(name.resolved).second)
+                    {
+                        m_diags.Error(name.location,
+                                      "'" + name.name + "' is already a label of this switch");
                     }
                 }
             }
@@ -2104,6 +2248,12 @@ class Checker
             {
                 m_diags.Error(binary.right->location,
                               "a shift amount must be unsigned, not " + TypeName(right));
+            }
+            else if (left && left->Is<InfIntType>() && !EvalConst(*binary.right))
+            {
+                m_diags.Error(binary.location,
+                              "shifting an int (a constant with no width) by an amount known "
+                              "only at run time: give the constant a width, e.g. 8w1");
             }
             binary.type = left;
             return;
