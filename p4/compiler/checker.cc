@@ -4,6 +4,7 @@
 #include "p4/compiler/checker.h"
 
 #include "p4/compiler/diagnostics.h"
+#include "p4/compiler/lexer.h"
 
 #include <fmt/format.h>
 
@@ -407,15 +408,21 @@ class Checker
             {
                 CheckExpression(*bits->widthExpr);
                 std::optional<uint64_t> width = EvalConst(*bits->widthExpr);
-                if (!width || *width == 0 || *width > 2048)
+                if (!width || *width == 0 || *width > kMaxBitWidth)
                 {
                     m_diags.Error(bits->widthExpr->location,
-                                  "the width of a bit type must be a constant from 1 to 2048");
+                                  "the width of a bit type must be a constant from 1 to " +
+                                      std::to_string(kMaxBitWidth));
                 }
                 else
                 {
                     bits->width = static_cast<uint32_t>(*width);
                 }
+            }
+            else if (bits->width > kMaxBitWidth)
+            {
+                m_diags.Error(bits->location, "the width of a bit type must be a constant "
+                                              "from 1 to " + std::to_string(kMaxBitWidth));
             }
         }
         else if (auto* stack = type->As<StackType>())

@@ -310,7 +310,10 @@ TEST_CASE("lexer rejects malformed and oversized literals", "[p4][frontend]")
         {"0o8", "invalid digit '8' in octal literal 0o8"},
         {"12abc", "invalid suffix 'abc' on integer literal 12abc"},
         {"0w0", "integer literal 0w0 has width 0"},
-        {"99999w1", "width of integer literal is too large (at most 65535 bits)"},
+        {"99999w1", "width of integer literal is too large (at most 2048 bits)"},
+        // The same limit as bit<N>'s: a wider literal would be a wider value on the stack.
+        {"2049w1", "width of integer literal is too large (at most 2048 bits)"},
+        {"2147483648w0", "width of integer literal is too large (at most 2048 bits)"},
     };
     for (const Case& c : cases)
     {
