@@ -763,13 +763,27 @@ class Checker
     /// V1Switch(MyParser(), ...): each argument must be a parser or control whose parameters
     /// match the architecture's declaration, with the package's type parameters (H, M) bound
     /// consistently across the arguments.
+    /// The argument for params[i]: the one named after it, or the unnamed one at position i.
+    static const Expression* ArgumentFor(const PtrList<Argument>& args,
+                                         const PtrList<Parameter>& params, size_t i)
+    {
+        for (const auto& argument : args)
+        {
+            if (!argument->name.empty() && argument->name == params[i]->name)
+            {
+                return argument->value.get();
+            }
+        }
+        return i < args.size() && args[i]->name.empty() ? args[i]->value.get() : nullptr;
+    }
+
     void CheckPackageArguments(const PackageTypeDecl& package, PtrList<Argument>& args)
     {
         std::map<const Declaration*, const Type*> bindings;
-        for (size_t i = 0; i < args.size() && i < package.params.size(); ++i)
+        for (size_t i = 0; i < package.params.size(); ++i)
         {
             const Parameter& slot = *package.params[i];
-            const Expression* value = args[i]->value.get();
+            const Expression* value = ArgumentFor(args, package.params, i);
             const auto* slotType = Canon(slot.type.get()) ? Canon(slot.type.get())->As<NamedType>()
                                                          : nullptr;
             if (!value || !slotType || !slotType->resolved)

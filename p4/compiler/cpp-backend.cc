@@ -536,9 +536,10 @@ class Generator
             return;
         }
         std::vector<const Declaration*> blocks;
-        for (size_t i = 0; i < main->args.size(); ++i)
+        for (size_t i = 0; i < params.size(); ++i)
         {
-            const Expression* value = main->args[i]->value.get();
+            // By name (V1Switch(p = MyParser(), ...)) or by position.
+            const Expression* value = Argument(main->args, params, i);
             const auto* call = value ? value->As<CallExpr>() : nullptr;
             const auto* name = call ? call->callee->As<NameExpr>() : nullptr;
             if (!name || !name->resolved || !call->args.empty())
@@ -944,6 +945,17 @@ class Generator
             case UnaryOp::Not:
                 return *value ? 0 : 1;
             }
+        }
+        if (const auto* slice = expression.As<SliceExpr>())
+        {
+            const auto value = EvalConst(*slice->object, depth + 1);
+            const auto high = EvalConst(*slice->high, depth + 1);
+            const auto low = EvalConst(*slice->low, depth + 1);
+            if (!value || !high || !low || *high < *low || *low >= 64)
+            {
+                return std::nullopt;
+            }
+            return fit(*value >> *low);
         }
         if (const auto* binary = expression.As<BinaryExpr>())
         {
@@ -2864,8 +2876,10 @@ class Generator
         {
             keys.push_back(key.get());
         }
-        // `(a, b) : action` arrives as one ListExpr key.
-        if (keys.size() == 1 && keyCount != 1 && keys[0]->Is<ListExpr>())
+        // `(a, b) : action` arrives as one ListExpr key, and so does `{ a } : action` for a
+        // table of one key.
+        if (keys.size() == 1 && keys[0]->Is<ListExpr>() &&
+            (keyCount != 1 || keys[0]->As<ListExpr>()->elements.size() == 1))
         {
             const auto* list = keys[0]->As<ListExpr>();
             keys.clear();
