@@ -41,6 +41,8 @@
  *                              replica * 64 + shard + 1, the port towards its host).
  *   lib/ecmp.p4's tables for routes.
  */
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -6,6 +6,8 @@
  * Drop reasons: when the program drops a packet, the simulator reads meta.drop_reason:
  * 0 = dropped by the program (here: not IPv4), DROP_NO_ROUTE, DROP_TTL_EXPIRED.
  */
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

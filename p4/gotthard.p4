@@ -64,6 +64,8 @@
  *   MyIngress.gotthard_events   counter(9, packets), indexed by EVENT_*.
  *   lib/ecmp.p4's tables for routes (answers are routed back to the client like any packet).
  */
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

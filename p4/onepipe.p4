@@ -80,6 +80,8 @@
  *   lib/ecmp.p4's tables for routes.
  * Ports 0 .. 31 only (a 32-port switch); the simulator refuses larger switches.
  */
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -19,6 +19,8 @@
  *   MyIngress.next_sequence     register<bit<64>>(1): the last sequence number handed out.
  *   lib/ecmp.p4's tables for routes.
  */
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -60,6 +60,8 @@
  *                                 its rid, and rid 0 nodes for the ports to child switches).
  *   lib/ecmp.p4's tables for routes.
  */
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 
@@ -298,7 +300,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     }
 
     action to_parent() {
-        standard_metadata.egress_spec = (PortId_t)meta.parent_port;
+        standard_metadata.egress_spec = (bit<9>)meta.parent_port;
         switchtx_events.count(EVENT_TO_PARENT);
     }
 

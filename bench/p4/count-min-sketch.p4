@@ -5,6 +5,8 @@
  * carries the row minimum (the estimated count) back in its header, together with a per-switch
  * sequence number. Eight register reads or writes and four hashes per packet.
  */
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -4,9 +4,15 @@
 #include "p4/compiler/checker.h"
 
 #include "p4/compiler/diagnostics.h"
+#include "p4/compiler/lexer.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -338,6 +344,40 @@ class Checker
     static bool IsBits(const Type* type) { return type && Canon(type)->Is<BitsType>(); }
     static bool IsBool(const Type* type) { return type && Canon(type)->Is<BoolType>(); }
 
+    /// A generic type named with type arguments takes exactly as many as it has parameters
+    /// (register<T, I> of v1model 20200408 is not register<T> of 20180101).
+    void CheckTypeArgumentCount(const NamedType& named)
+    {
+        if (named.typeArgs.empty())
+        {
+            return;
+        }
+        const Declaration* decl = named.resolved;
+        const PtrList<TypeParameter>* params = nullptr;
+        if (const auto* object = decl->As<ExternDecl>())
+        {
+            params = &object->typeParams;
+        }
+        else if (const auto* parser = decl->As<ParserTypeDecl>())
+        {
+            params = &parser->typeParams;
+        }
+        else if (const auto* control = decl->As<ControlTypeDecl>())
+        {
+            params = &control->typeParams;
+        }
+        else if (const auto* package = decl->As<PackageTypeDecl>())
+        {
+            params = &package->typeParams;
+        }
+        if (params && params->size() != named.typeArgs.size())
+        {
+            m_diags.Error(named.location,
+                          fmt::format("'{}' takes {} type argument(s), got {}", named.name,
+                                      params->size(), named.typeArgs.size()));
+        }
+    }
+
     /// Resolves the names in a type as written, and evaluates bit<(e)> widths and stack sizes.
     void ResolveType(Type* type)
     {
@@ -355,6 +395,7 @@ class Checker
             else
             {
                 named->resolved = found->front();
+                CheckTypeArgumentCount(*named);
             }
             for (auto& argument : named->typeArgs)
             {
@@ -367,15 +408,21 @@ class Checker
             {
                 CheckExpression(*bits->widthExpr);
                 std::optional<uint64_t> width = EvalConst(*bits->widthExpr);
-                if (!width || *width == 0 || *width > 2048)
+                if (!width || *width == 0 || *width > kMaxBitWidth)
                 {
                     m_diags.Error(bits->widthExpr->location,
-                                  "the width of a bit type must be a constant from 1 to 2048");
+                                  "the width of a bit type must be a constant from 1 to " +
+                                      std::to_string(kMaxBitWidth));
                 }
                 else
                 {
                     bits->width = static_cast<uint32_t>(*width);
                 }
+            }
+            else if (bits->width > kMaxBitWidth)
+            {
+                m_diags.Error(bits->location, "the width of a bit type must be a constant "
+                                              "from 1 to " + std::to_string(kMaxBitWidth));
             }
         }
         else if (auto* stack = type->As<StackType>())
@@ -716,13 +763,27 @@ class Checker
     /// V1Switch(MyParser(), ...): each argument must be a parser or control whose parameters
     /// match the architecture's declaration, with the package's type parameters (H, M) bound
     /// consistently across the arguments.
+    /// The argument for params[i]: the one named after it, or the unnamed one at position i.
+    static const Expression* ArgumentFor(const PtrList<Argument>& args,
+                                         const PtrList<Parameter>& params, size_t i)
+    {
+        for (const auto& argument : args)
+        {
+            if (!argument->name.empty() && argument->name == params[i]->name)
+            {
+                return argument->value.get();
+            }
+        }
+        return i < args.size() && args[i]->name.empty() ? args[i]->value.get() : nullptr;
+    }
+
     void CheckPackageArguments(const PackageTypeDecl& package, PtrList<Argument>& args)
     {
         std::map<const Declaration*, const Type*> bindings;
-        for (size_t i = 0; i < args.size() && i < package.params.size(); ++i)
+        for (size_t i = 0; i < package.params.size(); ++i)
         {
             const Parameter& slot = *package.params[i];
-            const Expression* value = args[i]->value.get();
+            const Expression* value = ArgumentFor(args, package.params, i);
             const auto* slotType = Canon(slot.type.get()) ? Canon(slot.type.get())->As<NamedType>()
                                                          : nullptr;
             if (!value || !slotType || !slotType->resolved)
@@ -859,6 +920,100 @@ class Checker
         }
         m_scopes.pop_back();
         m_context = saved;
+        CheckParserLoops(parser);
+    }
+
+    /// Whether a parser state's statements may consume packet bits (extract, advance, or a
+    /// sub-parser's apply).
+    static bool Consumes(const Node& node)
+    {
+        if (const auto* call = node.As<CallExpr>())
+        {
+            const auto* member = call->callee->As<MemberExpr>();
+            if (member && (member->member == "extract" || member->member == "advance" ||
+                           member->member == "apply"))
+            {
+                return true;
+            }
+        }
+        bool found = false;
+        ForEachChild(node, [&](const Node& child) { found = found || Consumes(child); });
+        return found;
+    }
+
+    /// A cycle of unconditional transitions through states none of which consumes packet bits
+    /// never ends (p4c rejects it too; the generated parser would spin forever).
+    void CheckParserLoops(const ParserDecl& parser)
+    {
+        std::map<const Declaration*, std::vector<const ParserState*>> next;
+        std::vector<const ParserState*> idle;
+        for (const auto& state : parser.states)
+        {
+            bool consumes = false;
+            for (const auto& statement : state->statements)
+            {
+                consumes = consumes || Consumes(*statement);
+            }
+            if (consumes || !state->transition || !state->transition->target)
+            {
+                continue;
+            }
+            idle.push_back(state.get());
+            std::vector<const ParserState*>& targets = next[state.get()];
+            auto add = [&](const NameExpr* name) {
+                if (name && name->resolved)
+                {
+                    if (const auto* target = name->resolved->As<ParserState>())
+                    {
+                        targets.push_back(target);
+                    }
+                }
+            };
+            // Only unconditional transitions: a loop through a select may end when the values
+            // it selects on change (p4c accepts those).
+            add(state->transition->target->As<NameExpr>());
+        }
+        // Depth-first search over the idle states only: a back edge is such a cycle.
+        std::map<const ParserState*, int> color; // 0 new, 1 on the path, 2 done
+        std::vector<const ParserState*> path;
+        std::function<bool(const ParserState*)> visit = [&](const ParserState* state) {
+            if (!next.count(state))
+            {
+                return false; // consumes bits, or ends
+            }
+            color[state] = 1;
+            path.push_back(state);
+            for (const ParserState* target : next[state])
+            {
+                if (color[target] == 1)
+                {
+                    std::string cycle;
+                    auto from = std::find(path.begin(), path.end(), target);
+                    for (auto it = from; it != path.end(); ++it)
+                    {
+                        cycle += (*it)->name + " -> ";
+                    }
+                    m_diags.Error(target->location,
+                                  "parser '" + parser.name + "' loops without extracting: " +
+                                      cycle + target->name);
+                    return true;
+                }
+                if (color[target] == 0 && visit(target))
+                {
+                    return true;
+                }
+            }
+            path.pop_back();
+            color[state] = 2;
+            return false;
+        };
+        for (const ParserState* state : idle)
+        {
+            if (color[state] == 0 && visit(state))
+            {
+                return;
+            }
+        }
     }
 
     void CheckControl(ControlDecl& control)
@@ -911,6 +1066,8 @@ class Checker
     {
         std::vector<const Type*> keyTypes;
         std::vector<const ActionDecl*> actions;
+        std::set<const ActionDecl*> defaultOnly;
+        std::set<const ActionDecl*> tableOnly;
         for (auto& property : table.properties)
         {
             switch (property->which)
@@ -938,13 +1095,28 @@ class Checker
                     if (const ActionDecl* action = ResolveActionRef(*ref))
                     {
                         actions.push_back(action);
+                        if (FindAnnotation(ref->annotations, "defaultonly"))
+                        {
+                            defaultOnly.insert(action);
+                        }
+                        if (FindAnnotation(ref->annotations, "tableonly"))
+                        {
+                            tableOnly.insert(action);
+                        }
                     }
                 }
                 break;
             case TablePropertyKind::DefaultAction:
                 if (property->defaultAction)
                 {
-                    CheckTableAction(*property->defaultAction, actions, "default action");
+                    const ActionDecl* action =
+                        CheckTableAction(*property->defaultAction, actions, "default action");
+                    if (action && tableOnly.count(action))
+                    {
+                        m_diags.Error(property->defaultAction->action->location,
+                                      "'" + action->name + "' is @tableonly in table '" +
+                                          table.name + "': it cannot be the default action");
+                    }
                 }
                 break;
             case TablePropertyKind::Entries:
@@ -953,11 +1125,25 @@ class Checker
                     if (entry->priority)
                     {
                         CheckExpression(*entry->priority);
+                        if (!property->entries.front()->priority)
+                        {
+                            m_diags.Error(entry->priority->location,
+                                          "this entry has a priority but the first entry of "
+                                          "table '" + table.name + "' has none: give the "
+                                          "first entry one too");
+                        }
                     }
                     CheckKeyset(entry->keys, keyTypes, entry->location);
                     if (entry->action)
                     {
-                        CheckTableAction(*entry->action, actions, "action");
+                        const ActionDecl* action =
+                            CheckTableAction(*entry->action, actions, "action");
+                        if (action && defaultOnly.count(action))
+                        {
+                            m_diags.Error(entry->action->action->location,
+                                          "'" + action->name + "' is @defaultonly in table '" +
+                                              table.name + "': an entry cannot run it");
+                        }
                     }
                 }
                 break;
@@ -971,14 +1157,15 @@ class Checker
         }
     }
 
-    void CheckTableAction(ActionRef& ref,
-                          const std::vector<const ActionDecl*>& actions,
-                          const char* what)
+    /// The action `ref` runs, or null after an error.
+    const ActionDecl* CheckTableAction(ActionRef& ref,
+                                       const std::vector<const ActionDecl*>& actions,
+                                       const char* what)
     {
         const ActionDecl* action = ResolveActionRef(ref);
         if (!action)
         {
-            return;
+            return nullptr;
         }
         bool listed = false;
         for (const ActionDecl* candidate : actions)
@@ -990,13 +1177,14 @@ class Checker
             m_diags.Error(ref.action->location,
                           std::string(what) + " '" + action->name +
                               "' is not in the table's actions list");
-            return;
+            return nullptr;
         }
         if (ref.hasArgList &&
             CheckArity(action->name, {action}, ref.args, ref.action->location))
         {
             CheckArgumentTypes(*action, ref.args);
         }
+        return action;
     }
 
     /// The keys of a select case or a table entry against the selector/key types.
@@ -1338,11 +1526,20 @@ class Checker
                 table = object->As<TableDecl>();
             }
         }
+        const Expression* defaultLabel = nullptr;
+        std::set<const Declaration*> actionLabels;
         for (auto& switchCase : switchStmt.cases)
         {
             Expression& label = *switchCase->label;
+            if (defaultLabel)
+            {
+                m_diags.Error(label.location, label.Is<DefaultExpr>()
+                                                  ? "a switch has at most one 'default' label"
+                                                  : "'default' must be the last label");
+            }
             if (label.Is<DefaultExpr>())
             {
+                defaultLabel = &label;
             }
             else if (table && label.Is<NameExpr>())
             {
@@ -1364,6 +1561,11 @@ class Checker
                         m_diags.Error(name.location, "'" + name.name +
                                                          "' is not an action of table '" +
                                                          table->name + "'");
+                    }
+                    else if (!actionLabels.insert(name.resolved).second)
+                    {
+                        m_diags.Error(name.location,
+                                      "'" + name.name + "' is already a label of this switch");
                     }
                 }
             }
@@ -2067,6 +2269,12 @@ class Checker
             {
                 m_diags.Error(binary.right->location,
                               "a shift amount must be unsigned, not " + TypeName(right));
+            }
+            else if (left && left->Is<InfIntType>() && !EvalConst(*binary.right))
+            {
+                m_diags.Error(binary.location,
+                              "shifting an int (a constant with no width) by an amount known "
+                              "only at run time: give the constant a width, e.g. 8w1");
             }
             binary.type = left;
             return;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
@@ -235,6 +236,9 @@ class Generator
         std::string member;
         std::string function;
         std::vector<const ActionDecl*> actions;
+        /// Where the table lists each action (its bound arguments); nullptr for the implicit
+        /// NoAction.
+        std::vector<const ActionRef*> refs;
         std::vector<std::string> scopes;
         bool mayExit = false;
     };
@@ -532,9 +536,10 @@ class Generator
             return;
         }
         std::vector<const Declaration*> blocks;
-        for (size_t i = 0; i < main->args.size(); ++i)
+        for (size_t i = 0; i < params.size(); ++i)
         {
-            const Expression* value = main->args[i]->value.get();
+            // By name (V1Switch(p = MyParser(), ...)) or by position.
+            const Expression* value = Argument(main->args, params, i);
             const auto* call = value ? value->As<CallExpr>() : nullptr;
             const auto* name = call ? call->callee->As<NameExpr>() : nullptr;
             if (!name || !name->resolved || !call->args.empty())
@@ -642,7 +647,21 @@ class Generator
         const std::string externName = decl ? decl->name : "";
         ExternInfo info;
         info.controlPlaneName = Qualified(prefix, instance.name);
-        if (externName == "register" && typeName && typeName->typeArgs.size() == 1 &&
+        // V1MODEL_VERSION >= 20200408 adds the index type: register<T, I>, counter<I>.
+        const size_t indexArg = externName == "register" ? 1 : 0;
+        if (typeName && typeName->typeArgs.size() == indexArg + 1 &&
+            (externName == "register" || externName == "counter"))
+        {
+            const Type& index = *typeName->typeArgs[indexArg];
+            const uint32_t width = Width(&index);
+            if (width == 0 || width > 64 || !Canon(&index)->Is<BitsType>())
+            {
+                Unsupported(instance.location, "an index of type " + ToString(index));
+                return;
+            }
+        }
+        if (externName == "register" && typeName &&
+            (typeName->typeArgs.size() == 1 || typeName->typeArgs.size() == 2) &&
             instance.args.size() == 1)
         {
             info.kind = ExternKind::Register;
@@ -814,6 +833,7 @@ class Generator
                     continue;
                 }
                 info.actions.push_back(action);
+                info.refs.push_back(ref.get());
                 info.scopes.push_back(FindAnnotation(ref->annotations, "defaultonly")
                                           ? "DefaultOnly"
                                       : FindAnnotation(ref->annotations, "tableonly")
@@ -827,6 +847,7 @@ class Generator
                 info.actions.end())
         {
             info.actions.push_back(m_noAction);
+            info.refs.push_back(nullptr);
             info.scopes.push_back("DefaultOnly");
         }
         if (const auto* key = table.Key())
@@ -924,6 +945,17 @@ class Generator
             case UnaryOp::Not:
                 return *value ? 0 : 1;
             }
+        }
+        if (const auto* slice = expression.As<SliceExpr>())
+        {
+            const auto value = EvalConst(*slice->object, depth + 1);
+            const auto high = EvalConst(*slice->high, depth + 1);
+            const auto low = EvalConst(*slice->low, depth + 1);
+            if (!value || !high || !low || *high < *low || *low >= 64)
+            {
+                return std::nullopt;
+            }
+            return fit(*value >> *low);
         }
         if (const auto* binary = expression.As<BinaryExpr>())
         {
@@ -1862,15 +1894,21 @@ class Generator
     static const Expression* Argument(const CallExpr& call, const PtrList<Parameter>& params,
                                       size_t i)
     {
-        for (const auto& argument : call.args)
+        return Argument(call.args, params, i);
+    }
+
+    /// The argument for params[i]: named, or at position i.
+    static const Expression* Argument(const PtrList<ast::Argument>& args,
+                                      const PtrList<Parameter>& params, size_t i)
+    {
+        for (const auto& argument : args)
         {
             if (!argument->name.empty() && argument->name == params[i]->name)
             {
                 return argument->value.get();
             }
         }
-        return i < call.args.size() && call.args[i]->name.empty() ? call.args[i]->value.get()
-                                                                  : nullptr;
+        return i < args.size() && args[i]->name.empty() ? args[i]->value.get() : nullptr;
     }
 
     void CallStatement(const CallExpr& call, CodeWriter& out)
@@ -1909,16 +1947,44 @@ class Generator
             return;
         }
         const ActionInfo& info = m_actions[m_actionIndex.at(&action)];
-        std::vector<std::string> args;
+        std::vector<std::string> values(action.params.size());
+        for (size_t i = 0; i < action.params.size(); ++i)
+        {
+            if (!Argument(call, action.params, i))
+            {
+                Fail(call.location, "missing argument for '" + action.params[i]->name + "'");
+                return;
+            }
+        }
+        InvokeAction(action, call.args, values, out);
+        if (info.mayExit)
+        {
+            out.Line("if (s.base.exited) return;");
+        }
+    }
+
+    /// Calls `action` in a block of its own: a parameter with a non-empty `values[i]` gets
+    /// that C++ value (a table entry's control-plane argument), the others their argument in
+    /// `args`, out and inout ones through a temporary copied back after the call.
+    void InvokeAction(const ActionDecl& action, const PtrList<ast::Argument>& args,
+                      const std::vector<std::string>& values, CodeWriter& out)
+    {
+        const ActionInfo& info = m_actions[m_actionIndex.at(&action)];
+        std::vector<std::string> passed;
         std::vector<std::string> copyBack;
         std::vector<std::string> setup;
         for (size_t i = 0; i < action.params.size(); ++i)
         {
             const Parameter& param = *action.params[i];
-            const Expression* argument = Argument(call, action.params, i);
+            if (!values[i].empty())
+            {
+                passed.push_back(values[i]);
+                continue;
+            }
+            const Expression* argument = Argument(args, action.params, i);
             if (!argument)
             {
-                Fail(call.location, "missing argument for '" + param.name + "'");
+                Fail(param.location, "no argument is bound to '" + param.name + "'");
                 return;
             }
             if (param.direction == Direction::Out || param.direction == Direction::InOut)
@@ -1929,11 +1995,11 @@ class Generator
                                             ValueType(param.type.get(), param.location), temp,
                                             target));
                 copyBack.push_back(target + " = " + temp + ";");
-                args.push_back(temp);
+                passed.push_back(temp);
             }
             else
             {
-                args.push_back(ValueFor(*argument, param.type.get()));
+                passed.push_back(ValueFor(*argument, param.type.get()));
             }
         }
         Flush(out);
@@ -1943,7 +2009,7 @@ class Generator
             out.Line(line);
         }
         std::string joined;
-        for (const auto& arg : args)
+        for (const auto& arg : passed)
         {
             joined += ", " + arg;
         }
@@ -1953,10 +2019,6 @@ class Generator
             out.Line(line);
         }
         out.Close();
-        if (info.mayExit)
-        {
-            out.Line("if (s.base.exited) return;");
-        }
     }
 
     void MethodCall(const CallExpr& call, const MemberExpr& member, CodeWriter& out)
@@ -2632,12 +2694,23 @@ class Generator
         return params;
     }
 
+    /// The control-plane arguments of a default action or an entry: those of the action's
+    /// directionless parameters (the directional ones are bound by the table's action list).
     std::string ArgsList(const ActionRef& ref)
     {
+        const auto* action =
+            ref.action->resolved ? ref.action->resolved->As<ActionDecl>() : nullptr;
         std::string list = "{";
+        bool first = true;
         for (size_t i = 0; i < ref.args.size(); ++i)
         {
-            list += (i ? ", " : "") + BitStringOf(*ref.args[i]->value);
+            if (action && i < action->params.size() &&
+                action->params[i]->direction != Direction::None)
+            {
+                continue;
+            }
+            list += (first ? "" : ", ") + BitStringOf(*ref.args[i]->value);
+            first = false;
         }
         return list + "}";
     }
@@ -2735,9 +2808,10 @@ class Generator
         }
         if (const auto* entries = decl.Entries())
         {
-            for (const auto& entry : entries->entries)
+            const std::vector<std::optional<int32_t>> ranks = EntryRanks(*entries);
+            for (size_t i = 0; i < entries->entries.size(); ++i)
             {
-                EmitConstEntry(table, *entry, out);
+                EmitConstEntry(table, *entries->entries[i], ranks[i], out);
             }
             out.Line(std::string("schema.entriesAreConst = ") +
                      (entries->isConst ? "true;" : "false;"));
@@ -2750,7 +2824,50 @@ class Generator
 
     static std::string TypeText(const Type* type) { return type ? ToString(*type) : "unknown"; }
 
-    void EmitConstEntry(const TableInfo& table, const ast::TableEntry& entry, CodeWriter& out)
+    /// BMv2's ranks for a table whose entries carry `@priority(N)`: an entry's priority is N,
+    /// or else its position from 1, and the lowest wins (p4c's BMv2 back end). Turned into the
+    /// runtime's convention, where the highest wins. Without @priority, no ranks: the runtime
+    /// ranks entries by order (first wins).
+    std::vector<std::optional<int32_t>> EntryRanks(const TableProperty& entries)
+    {
+        std::vector<std::optional<int32_t>> ranks(entries.entries.size());
+        std::vector<int64_t> bmv2(entries.entries.size());
+        bool annotated = false;
+        int64_t highest = 0;
+        for (size_t i = 0; i < entries.entries.size(); ++i)
+        {
+            bmv2[i] = static_cast<int64_t>(i) + 1;
+            const Annotation* annotation =
+                FindAnnotation(entries.entries[i]->annotations, "priority");
+            if (annotation)
+            {
+                const auto value = annotation->args.size() == 1
+                                       ? EvalConst(*annotation->args[0])
+                                       : std::nullopt;
+                if (!value || *value > INT32_MAX / 2)
+                {
+                    Fail(annotation->location,
+                         "@priority takes one constant from 0 to " +
+                             std::to_string(INT32_MAX / 2));
+                    continue;
+                }
+                bmv2[i] = static_cast<int64_t>(*value);
+                annotated = true;
+            }
+            highest = std::max(highest, bmv2[i]);
+        }
+        if (annotated)
+        {
+            for (size_t i = 0; i < ranks.size(); ++i)
+            {
+                ranks[i] = static_cast<int32_t>(highest + 1 - bmv2[i]);
+            }
+        }
+        return ranks;
+    }
+
+    void EmitConstEntry(const TableInfo& table, const ast::TableEntry& entry,
+                        std::optional<int32_t> rank, CodeWriter& out)
     {
         const auto* keyProperty = table.decl->Key();
         const size_t keyCount = keyProperty ? keyProperty->keys.size() : 0;
@@ -2759,8 +2876,10 @@ class Generator
         {
             keys.push_back(key.get());
         }
-        // `(a, b) : action` arrives as one ListExpr key.
-        if (keys.size() == 1 && keyCount != 1 && keys[0]->Is<ListExpr>())
+        // `(a, b) : action` arrives as one ListExpr key, and so does `{ a } : action` for a
+        // table of one key.
+        if (keys.size() == 1 && keys[0]->Is<ListExpr>() &&
+            (keyCount != 1 || keys[0]->As<ListExpr>()->elements.size() == 1))
         {
             const auto* list = keys[0]->As<ListExpr>();
             keys.clear();
@@ -2791,6 +2910,10 @@ class Generator
                 Fail(entry.priority->location, "an entry priority must be a constant");
             }
             priority = fmt::format(", {}", value.value_or(0));
+        }
+        else if (rank)
+        {
+            priority = fmt::format(", {}", *rank);
         }
         out.Line(fmt::format("schema.entries.push_back({{{}, {}, {}{}}});", match,
                              ActionPosition(table, *entry.action), ArgsList(*entry.action),
@@ -2832,8 +2955,20 @@ class Generator
         {
             if (binary->op == BinaryOp::Mask)
             {
-                const std::string value = BitStringOf(*binary->left);
+                std::string value = BitStringOf(*binary->left);
                 const std::string mask = BitStringOf(*binary->right);
+                // As p4c: value bits outside the mask are a warning, and are masked off.
+                const auto bits = EvalConst(*binary->left);
+                const auto maskBits = EvalConst(*binary->right);
+                if (bits && maskBits && (*bits & ~*maskBits) != 0)
+                {
+                    m_diags.Warning(binary->location,
+                                    fmt::format("value 0x{:x} has bits outside the mask "
+                                                "0x{:x}; they are ignored (the entry matches "
+                                                "0x{:x})",
+                                                *bits, *maskBits, *bits & *maskBits));
+                    value = fmt::format("p4rt::BitString({})", Hex(*bits & *maskBits));
+                }
                 if (matchKind == "lpm")
                 {
                     return fmt::format("p4rt::MatchValue::Lpm({}, {})", value,
@@ -3229,30 +3364,43 @@ class Generator
         for (size_t i = 0; i < table.actions.size(); ++i)
         {
             const ActionDecl& action = *table.actions[i];
+            // Directionless parameters come from the entry; the others are bound where the
+            // table lists the action (`actions = { a(hdr.x); }`).
+            std::vector<std::string> values;
             std::string args;
+            bool bound = false;
             size_t word = 0;
             for (const auto& param : action.params)
             {
                 if (param->direction != Direction::None)
                 {
-                    Fail(param->location, "an action a table runs may only have directionless "
-                                          "parameters");
+                    values.emplace_back();
+                    bound = true;
                     continue;
                 }
                 const unsigned width = Width(param->type.get());
                 if (width > 64)
                 {
-                    args += fmt::format(", p4rt::WideBits<{}>::FromWords(&entry->args[{}])", width,
-                                        word);
+                    values.push_back(fmt::format(
+                        "p4rt::WideBits<{}>::FromWords(&entry->args[{}])", width, word));
                     word += (width + 63) / 64;
                 }
                 else
                 {
-                    args += fmt::format(", entry->args[{}]", word);
+                    values.push_back(fmt::format("entry->args[{}]", word));
                     word += 1;
                 }
+                args += ", " + values.back();
             }
             out.Line(fmt::format("case {}:", i));
+            if (bound)
+            {
+                out.Open("");
+                InvokeAction(action, table.refs[i]->args, values, out);
+                out.Line("break;");
+                out.Close();
+                continue;
+            }
             out.Line(fmt::format("    {}(s, md{});",
                                  m_actions[m_actionIndex.at(&action)].function, args));
             out.Line("    break;");

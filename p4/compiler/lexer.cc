@@ -668,11 +668,12 @@ Lexer::LexNumber(Token& token)
         ReadDigits(10, width);
         info.isSigned = Peek() == 's';
         ++m_pos;
-        if (!width.FitsIn64() || width.Low64() > 0xffff)
+        if (!width.FitsIn64() || width.Low64() > kMaxBitWidth)
         {
             m_diags.Error(LocationOf(start, m_pos - start),
-                          "width of integer literal is too large (at most 65535 bits)");
-            info.width = 0xffff;
+                          "width of integer literal is too large (at most " +
+                              std::to_string(kMaxBitWidth) + " bits)");
+            info.width = kMaxBitWidth;
         }
         else
         {

@@ -24,6 +24,10 @@
 namespace incsim::p4
 {
 
+/// The widest bit<N>, int<N> or literal (NwV) a program may use (p4c has no limit; incsim's
+/// generated code keeps values of up to this width on the stack).
+constexpr uint32_t kMaxBitWidth = 2048;
+
 class Diagnostics;
 
 enum class TokenKind

@@ -4,8 +4,9 @@
  * the standard ones, so a program that includes <core.p4> also compiles with p4c.
  */
 
-#ifndef INCSIM_CORE_P4
-#define INCSIM_CORE_P4
+/* p4c's include guard: programs test it (#ifdef _CORE_P4_) to see that core.p4 is in. */
+#ifndef _CORE_P4_
+#define _CORE_P4_
 
 /* Errors any parser can raise. Programs add their own with more error { ... } blocks. */
 error {
@@ -56,4 +57,4 @@ match_kind {
     lpm         /* longest prefix of the entry's value */
 }
 
-#endif /* INCSIM_CORE_P4 */
+#endif /* _CORE_P4_ */

@@ -1,22 +1,26 @@
 /*
  * incsim's v1model.p4: the v1model architecture (the BMv2 simple_switch model), written for
  * incsim from the architecture's documentation. Names, types and signatures follow the v1model
- * that p4c ships (version 20200408), so programs compile unchanged with either. One deliberate
- * difference: register, counter and meter index with bit<32> and take no index type parameter
- * (register<T>, not register<T, I>); write register<bit<32>>(N) and pass bit<32> indices.
+ * that p4c ships, version gates included, so a program compiles with incsim exactly when it
+ * compiles with p4c. A program says which version it is written for by defining
+ * V1MODEL_VERSION before the #include (p4c's default is 20180101):
+ *   - 20180101: no PortId_t (ports are bit<9>); register<T>, counter and meter index with
+ *     bit<32>;
+ *   - 20200408 and later: typedef bit<9> PortId_t; register<T, I>, counter<I> and meter<I>
+ *     take the index type as a type parameter (register<bit<32>, bit<32>>(N)).
  *
  * incsim's compiler checks programs against these declarations: this file is the architecture
  * description, not a copy of knowledge kept elsewhere.
  */
 
-#ifndef INCSIM_V1MODEL_P4
-#define INCSIM_V1MODEL_P4
-
-#include "core.p4"
+#ifndef _V1_MODEL_P4_
+#define _V1_MODEL_P4_
 
 #ifndef V1MODEL_VERSION
-#define V1MODEL_VERSION 20200408
+#define V1MODEL_VERSION 20180101
 #endif
+
+#include "core.p4"
 
 /* Lets programs test the version at compile time as well as with #if. */
 const bit<32> __v1model_version = V1MODEL_VERSION;
@@ -28,14 +32,22 @@ match_kind {
     selector    /* hashed into an action selector group */
 }
 
+#if V1MODEL_VERSION >= 20200408
 typedef bit<9> PortId_t;
+#endif
 
 /* Metadata the switch provides with every packet. The names and widths are BMv2's. */
 @metadata @name("standard_metadata")
 struct standard_metadata_t {
+#if V1MODEL_VERSION >= 20200408
     PortId_t ingress_port;      /* where the packet came in */
     PortId_t egress_spec;       /* set by ingress: the output port (511 drops) */
     PortId_t egress_port;       /* in egress: the port the packet is leaving by */
+#else
+    bit<9> ingress_port;
+    bit<9> egress_spec;
+    bit<9> egress_port;
+#endif
     bit<32> instance_type;      /* normal, clone, resubmit, recirculate, replica */
     bit<32> packet_length;      /* bytes */
     @alias("queueing_metadata.enq_timestamp")
@@ -72,11 +84,18 @@ enum MeterType {
 }
 
 /* An array of packet and/or byte counters, indexed from 0 to size - 1. */
-extern counter {
+#if V1MODEL_VERSION >= 20200408
+extern counter<I> {
     counter(bit<32> size, CounterType type);
     /* Count this packet at index (ignored when index >= size). */
+    void count(in I index);
+}
+#else
+extern counter {
+    counter(bit<32> size, CounterType type);
     void count(in bit<32> index);
 }
+#endif
 
 /* A counter per entry of the one table that names it in its `counters` property. */
 extern direct_counter {
@@ -91,11 +110,18 @@ extern direct_counter {
 #define V1MODEL_METER_COLOR_RED    2
 
 /* An array of two-rate three-color meters (RFC 2698). */
-extern meter {
+#if V1MODEL_VERSION >= 20200408
+extern meter<I> {
     meter(bit<32> size, MeterType type);
     /* Meter this packet at index; result gets the color (a bit<W>, W >= 2). */
+    void execute_meter<T>(in I index, out T result);
+}
+#else
+extern meter {
+    meter(bit<32> size, MeterType type);
     void execute_meter<T>(in bit<32> index, out T result);
 }
+#endif
 
 /* A meter per entry of the one table that names it in its `meters` property. */
 extern direct_meter<T> {
@@ -105,14 +131,23 @@ extern direct_meter<T> {
 }
 
 /* An array of size values of type T (a bit<W>) that packets read and write. */
-extern register<T> {
+#if V1MODEL_VERSION >= 20200408
+extern register<T, I> {
     register(bit<32> size);
     /* The value at index (unspecified when index >= size). */
     @noSideEffects
-    void read(out T result, in bit<32> index);
+    void read(out T result, in I index);
     /* Store value at index (nothing happens when index >= size). */
+    void write(in I index, in T value);
+}
+#else
+extern register<T> {
+    register(bit<32> size);
+    @noSideEffects
+    void read(out T result, in bit<32> index);
     void write(in bit<32> index, in T value);
 }
+#endif
 
 /* Shared action data for a table's `implementation` property. */
 extern action_profile {
@@ -244,4 +279,4 @@ package V1Switch<H, M>(Parser<H, M> p,
                        ComputeChecksum<H, M> ck,
                        Deparser<H> dep);
 
-#endif /* INCSIM_V1MODEL_P4 */
+#endif /* _V1_MODEL_P4_ */

@@ -50,7 +50,7 @@
         meta.ecmp_spray = 0;                                                    \
     }                                                                           \
     action spray() { meta.ecmp_spray = 1; }                                     \
-    action set_port(PortId_t port) { standard_metadata.egress_spec = port; }    \
+    action set_port(bit<9> port) { standard_metadata.egress_spec = port; }      \
                                                                                 \
     table ipv4_route {                                                          \
         key = { hdr.ipv4.dstAddr: lpm; }                                        \

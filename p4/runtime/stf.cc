@@ -740,11 +740,13 @@ class Runner
             ExecuteTableCommand(cmd);
             break;
         case Kind::Packet:
+            m_namedPorts.insert(cmd.port);
             m_lastPacketLine = cmd.line;
             m_target.InjectPacket(cmd.port, cmd.data);
             Collect();
             break;
         case Kind::Expect:
+            m_namedPorts.insert(cmd.port);
             if (cmd.pattern.empty())
             {
                 m_anyPorts.emplace(cmd.port, cmd.line);
@@ -882,9 +884,14 @@ class Runner
         {
             ports.insert(port);
         }
+        // As p4c's runner, which opens an interface only for the ports the script names: what
+        // leaves by any other port is not seen.
         for (const auto& [port, list] : m_received)
         {
-            ports.insert(port);
+            if (m_namedPorts.count(port))
+            {
+                ports.insert(port);
+            }
         }
         for (const uint32_t port : ports)
         {
@@ -927,13 +934,18 @@ class Runner
             // A packet that went to the wrong port shows up as one missing and one extra;
             // say so, since that is the likely bug.
             std::string hint;
-            for (const Extra& x : extra)
+            for (const auto& [port, got] : m_received)
             {
-                if (x.port != m.port &&
-                    ComparePacket(m.want->pattern, m.want->exactLength, x.got->data).empty())
+                const bool unexpected = !m_namedPorts.count(port) ||
+                                        got.size() > m_expected[port].size();
+                for (size_t i = 0; unexpected && port != m.port && i < got.size() && hint.empty();
+                     ++i)
                 {
-                    hint = fmt::format(" (a matching packet came out on port {} instead)", x.port);
-                    break;
+                    if (ComparePacket(m.want->pattern, m.want->exactLength, got[i].data).empty())
+                    {
+                        hint = fmt::format(" (a matching packet came out on port {} instead)",
+                                           port);
+                    }
                 }
             }
             Fail(m.want->line,
@@ -970,6 +982,8 @@ class Runner
     int m_lastPacketLine = 0;
     std::map<uint32_t, std::vector<Expectation>> m_expected;
     std::map<uint32_t, int> m_anyPorts;
+    /// The ports a `packet` or `expect` line names.
+    std::set<uint32_t> m_namedPorts;
     std::map<uint32_t, std::vector<Received>> m_received;
     std::vector<McNode> m_mcNodes;
     std::map<uint32_t, std::vector<size_t>> m_mcGroups;

@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <typeinfo>
 
@@ -178,8 +179,9 @@ TopologyTarget(std::string_view input)
 
 // ---- P4 programs
 
-/// incsim's core.p4 and v1model.p4, run through cpp and lexed once. Their tokens point into
-/// the prelude's own SourceManager, which lives as long as they do.
+/// incsim's core.p4 and v1model.p4, run through cpp and lexed once per V1MODEL_VERSION that
+/// inputs define (the input itself is not run through cpp). Their tokens point into the
+/// prelude's own SourceManager, which lives as long as they do.
 struct Prelude
 {
     std::shared_ptr<p4::SourceManager> sources = std::make_shared<p4::SourceManager>();
@@ -187,13 +189,20 @@ struct Prelude
 };
 
 const Prelude&
-ArchitecturePrelude()
+ArchitecturePrelude(const std::string& version)
 {
-    static const Prelude prelude = [] {
+    static std::map<std::string, Prelude> preludes;
+    if (const auto found = preludes.find(version); found != preludes.end())
+    {
+        return found->second;
+    }
+    const Prelude& prelude = preludes[version] = [&] {
         Prelude result;
         p4::Diagnostics diags(result.sources);
+        const std::string define =
+            version.empty() ? "" : "#define V1MODEL_VERSION " + version + "\n";
         const auto text = p4::PreprocessText(
-            "fuzz-prelude.p4", "#include <core.p4>\n#include <v1model.p4>\n", diags);
+            "fuzz-prelude.p4", define + "#include <core.p4>\n#include <v1model.p4>\n", diags);
         if (text)
         {
             result.tokens = p4::Lex(*text, "fuzz-prelude.p4", diags);
@@ -208,7 +217,29 @@ ArchitecturePrelude()
     return prelude;
 }
 
-/// The input with each #include line blanked (the prelude stands for them), line numbers kept.
+/// The v1model version the input's `#define V1MODEL_VERSION N` selects: "20200408" for N at
+/// or above it (v1model.p4's only gate), else "" (the default), so at most two preludes.
+std::string
+V1ModelVersion(std::string_view input)
+{
+    const std::string_view key = "#define V1MODEL_VERSION ";
+    const size_t at = input.find(key);
+    if (at == std::string_view::npos)
+    {
+        return "";
+    }
+    std::string digits;
+    for (size_t i = at + key.size(); i < input.size() && digits.size() < 8 &&
+                                     input[i] >= '0' && input[i] <= '9';
+         ++i)
+    {
+        digits.push_back(input[i]);
+    }
+    return !digits.empty() && std::stoul(digits) >= 20200408 ? "20200408" : "";
+}
+
+/// The input with each #include line and its V1MODEL_VERSION definition blanked (the prelude
+/// stands for them), line numbers kept.
 std::string
 WithoutIncludes(std::string_view input)
 {
@@ -224,7 +255,9 @@ WithoutIncludes(std::string_view input)
         const std::string_view line = input.substr(start, end - start);
         const size_t first = line.find_first_not_of(" \t");
         const bool include =
-            first != std::string_view::npos && line.substr(first).rfind("#include", 0) == 0;
+            first != std::string_view::npos &&
+            (line.substr(first).rfind("#include", 0) == 0 ||
+             line.substr(first).rfind("#define V1MODEL_VERSION ", 0) == 0);
         if (!include)
         {
             out.append(line);
@@ -244,7 +277,7 @@ P4Target(std::string_view input)
     p4::Diagnostics diags;
     const std::string program = WithoutIncludes(input);
     diags.Sources().AddBuffer(kP4Name, program);
-    std::vector<p4::Token> tokens = ArchitecturePrelude().tokens;
+    std::vector<p4::Token> tokens = ArchitecturePrelude(V1ModelVersion(input)).tokens;
     std::vector<p4::Token> own = p4::Lex(program, kP4Name, diags);
     tokens.insert(tokens.end(), std::make_move_iterator(own.begin()),
                   std::make_move_iterator(own.end()));

@@ -34,7 +34,12 @@ put_p4() {
     local file="$1" seed
     seed="$2/$(seed_name "$1")"
     cpp -undef -nostdinc -x c -isystem "$out/stubs" -idirafter "$(dirname "$file")" \
-        -D__INCSIM_P4C__=1 "$file" -o "$seed" 2>/dev/null || rm -f "$seed"
+        -D__INCSIM_P4C__=1 "$file" -o "$seed" 2>/dev/null || { rm -f "$seed"; return; }
+    # The v1model version the program declares picks the target's prelude: keep that line.
+    if grep -q '^#define V1MODEL_VERSION ' "$file"; then
+        { grep -m 1 '^#define V1MODEL_VERSION ' "$file"; cat "$seed"; } > "$seed.tmp"
+        mv "$seed.tmp" "$seed"
+    fi
 }
 
 # Copies an STF or entries FILE into DIR with the line naming PROGRAM first.

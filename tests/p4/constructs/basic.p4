@@ -125,7 +125,7 @@ control MyIngress(inout headers_t hdr,
         mark_to_drop(standard_metadata);
     }
 
-    action forward(mac_addr_t dst_addr, PortId_t port) {
+    action forward(mac_addr_t dst_addr, bit<9> port) {
         standard_metadata.egress_spec = port;
         hdr.ethernet.src_addr = hdr.ethernet.dst_addr;
         hdr.ethernet.dst_addr = dst_addr;

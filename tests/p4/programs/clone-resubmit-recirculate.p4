@@ -2,6 +2,8 @@
 // instance_type 1), an I2E clone preserving a @field_list, an E2E clone (a copy of the packet
 // leaving egress, instance_type 2), resubmit preserving @field_list(1) (kept survives, lost
 // does not) and recirculation driven by a counter in the packet (exactly `count` extra passes).
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

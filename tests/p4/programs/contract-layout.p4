@@ -9,6 +9,8 @@
  * count item_t (2 bytes: Type, kName), at most SLOTS. Ingress: b := a + 1, flags := flags ^ 1,
  * items[0].kName := items[0].Type, and out of port 1 (port 2 after a parser error).
  */
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -1,6 +1,8 @@
 // Corners the back end once got wrong: an action that exits by calling an action that exits
 // (the control must stop too), a parser-local variable's initializer, constant folding of a
 // signed shift, and an lpm const entry written with a mask.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

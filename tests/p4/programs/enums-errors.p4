@@ -2,6 +2,8 @@
 // `enum bit<8>` used as a header field type, in a parser select, cast to and from bit<8>
 // (including a value with no member) and written into the packet, and custom errors raised by
 // verify() in the parser and compared in ingress, next to the built-in PacketTooShort.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -2,6 +2,8 @@
 // and return directly in ingress's apply block, exit and return in egress. Each ends its
 // control block at once: fields written after that point keep their input bytes, and the
 // egress_spec set after it is never set. Egress and the deparser still run after ingress exits.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

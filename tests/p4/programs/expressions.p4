@@ -2,6 +2,8 @@
 // wrap-around + - *, saturating |+| |-|, & | ^ ~, shifts (by a run-time amount that may be
 // >= the width), comparisons into bools and bits via ?:, slices read and assigned, ++,
 // narrowing/widening casts, literals with and without width, and ?: chains.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -2,6 +2,8 @@
 // whose total is not a whole number of bytes (the last byte is zero-padded at its low end),
 // with base and max (mod), max 0 (no reduction), results truncated to narrower outputs, and
 // identity over more than 8 bytes. The output port is 1 + crc16(d) % 4; f == 0xF drops.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

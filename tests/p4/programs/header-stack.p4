@@ -2,6 +2,8 @@
 // bottom-of-stack bit ends (looked ahead before each extract); a fourth element raises
 // error.StackOutOfBounds, which ingress sees. Ingress uses constant indices (s[0], s[2]),
 // isValid on elements, setInvalid/setValid on elements, and the deparser emits the stack.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -2,6 +2,8 @@
 // port or a drop from the packet's tag; egress writes egress_rid, egress_port and instance_type
 // into the packet so every copy shows which replica it is. Egress drops (mark_to_drop) every
 // copy leaving by port 7.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

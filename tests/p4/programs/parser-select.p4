@@ -2,6 +2,8 @@
 // with `_`; lookahead<bit<16>>() choosing without consuming; explicit reject, verify(), NoMatch
 // (no default) and PacketTooShort. Ingress sends each packet, unchanged, to a port naming its
 // parse path: by parser_error first, then by which headers are valid.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 
@@ -139,7 +141,7 @@ control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
 control MyIngress(inout headers_t hdr, inout metadata_t meta,
                   inout standard_metadata_t standard_metadata) {
     apply {
-        PortId_t port = 20;                         // kind only: default, or explicit reject
+        bit<9> port = 20;                           // kind only: default, or explicit reject
         if (standard_metadata.parser_error == error.PacketTooShort) {
             port = 11;
         } else if (standard_metadata.parser_error == error.NoMatch) {

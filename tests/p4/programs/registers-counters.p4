@@ -2,6 +2,8 @@
 // (read-modify-write, the new values written into the packet), a register<bit<16>> written
 // from packet data (an out-of-range index is ignored), and a packets_and_bytes counter.
 // op 2 drops the packet after everything has been counted. Output: port 9.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -2,6 +2,8 @@
 // with two's-complement wrap, signed comparisons (against unsigned ones), arithmetic >> by a
 // run-time amount, and casts int<8> -> int<16> (sign-extends) -> bit<16>, bit<8> -> int<8>.
 // Packets whose p is below -1000 (a signed comparison) are dropped.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -2,6 +2,8 @@
 // (fall-through and default labels); lpm filled by the control plane (longest prefix wins,
 // .miss); two-field ternary with priorities (.hit); an action with parameters of five widths.
 // Results go into res_t; every packet leaves on port 1 unless the acl denies it.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

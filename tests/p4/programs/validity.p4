@@ -2,6 +2,8 @@
 // ingress does: setValid + initialize a header the input lacks (the packet grows), setInvalid
 // on parsed headers (it shrinks). isValid is reported in base.info and tested in egress; the
 // payload after the parsed headers must come out unchanged.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

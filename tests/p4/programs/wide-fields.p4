@@ -1,6 +1,8 @@
 // 128-bit fields (IPv6-address sized): an exact table key, a 128-bit action parameter, copies
 // between fields, == and != between fields and against a 128-bit constant, and a
 // register<bit<128>> written from and read into packet fields.
+// The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
+#define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
 

@@ -13,7 +13,7 @@ struct headers_t {
 }
 
 control C(inout headers_t hdr, inout standard_metadata_t sm) {
-    action set_nhop(bit<32> nhop, PortId_t port) {
+    action set_nhop(bit<32> nhop, bit<9> port) {
         hdr.ipv4.dst_addr = nhop;
         sm.egress_spec = port;
     }
