@@ -57,7 +57,7 @@
  * with the same groups as the best-effort barrier; a beacon is triggered, and sent on a
  * port, when either barrier advanced. Commit inputs leave only by the control plane (the
  * reliable service's controller), never by a timeout. Prepare segments (OP_RDATA) are
- * forwarded untouched: they neither set nor carry a barrier.
+ * forwarded untouched: they neither set nor carry a barrier, but keep their port live.
  *
  * Control-plane contract:
  *   MyIngress.onepipe_config   keyless; default action configure(up_ports, cpu_port,
@@ -612,6 +612,13 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
         ECMP_FORWARD()
         if (is_prepare) {
             standard_metadata.priority = meta.onepipe_priority;
+            if (meta.mode == MODE_CHIP) {
+                // A prepare is a data packet: its port is alive (paper 4.2: the timeout is
+                // "no beacon or data packet"). Otherwise a host whose uplink is busy with
+                // prepares would time out while its beacons wait behind them.
+                last_seen_us.write((bit<32>)standard_metadata.ingress_port,
+                                   standard_metadata.ingress_global_timestamp);
+            }
         }
         if (aggregated && standard_metadata.egress_spec != DROP_PORT) {
             bit<32> out_port = (bit<32>)standard_metadata.egress_spec;
