@@ -388,7 +388,8 @@ OnePipeProtocol::InstallBeaconSources(World& world, const ParamView& params,
             device->TraceConnectWithoutContext(
                 "State", ns3::MakeBoundCallback(&RestoreLivePorts, PeekPointer(device),
                                                 silentPorts[device->NodeId()],
-                                                &m_portGroups.back()));
+                                                static_cast<const std::vector<uint32_t>*>(
+                                                    &m_portGroups.back())));
         }
         return;
     }
