@@ -902,6 +902,10 @@ void
 OnePipeEndpoint::Admitted()
 {
     m_joining = false;
+    if (m_onRejoin)
+    {
+        m_onRejoin();
+    }
 }
 
 void
@@ -1050,6 +1054,7 @@ OnePipeEndpoint::DoDispose()
     m_onReceive = nullptr;
     m_onSendFailure = nullptr;
     m_onProcessFailure = nullptr;
+    m_onRejoin = nullptr;
     m_completion = nullptr;
     m_recallSink = nullptr;
     m_forwardSink = nullptr;
