@@ -101,10 +101,9 @@ Generator::NameValue(const NameExpr& name)
     }
     if (const auto* constant = decl ? decl->As<ConstDecl>() : nullptr)
     {
-        if (const auto folded = m_constValues.find(constant);
-            folded != m_constValues.end() && folded->second && IsBool(constant->type.get()))
+        if (const auto folded = m_folder->Folded(constant); folded && IsBool(constant->type.get()))
         {
-            return *folded->second ? "true" : "false";
+            return *folded ? "true" : "false";
         }
         if (constant->value)
         {
@@ -136,7 +135,7 @@ Generator::StackElement(const std::string& stack, const std::string& member)
 std::string
 Generator::MemberValue(const MemberExpr& member)
 {
-    if (const auto value = EnumOrErrorValue(member, 0))
+    if (const auto value = m_folder->EnumOrErrorValue(member))
     {
         return Hex(*value);
     }

@@ -5,59 +5,32 @@
 namespace incsim::p4::backend
 {
 
-namespace
-{
-
-/// v1model's HashAlgorithm members that incsim implements, as p4rt::HashAlgorithm names.
-const std::map<std::string, std::string> kHashAlgorithms = {
-    {"crc16", "Crc16"},         {"crc32", "Crc32"},   {"crc16_custom", "Crc16Custom"},
-    {"crc32_custom", "Crc32Custom"}, {"identity", "Identity"}, {"csum16", "Csum16"},
-    {"xor16", "Xor16"},
-};
-
-} // namespace
-
-/// Extern functions and objects that are outside the subset, with the reason.
-const std::map<std::string, std::string> kUnsupportedExterns = {
-    {"random", "it would make runs non-deterministic"},
-    {"digest", "incsim has no digest receiver"},
-    {"assert", "BMv2 aborts the switch on failure"},
-    {"assume", "BMv2 aborts the switch on failure"},
-    {"resubmit", "use resubmit_preserving_field_list"},
-    {"recirculate", "use recirculate_preserving_field_list"},
-    {"clone3", "use clone_preserving_field_list"},
-    {"verify_checksum_with_payload", "the payload is not materialised"},
-    {"update_checksum_with_payload", "the payload is not materialised"},
-    {"meter", ""},
-    {"direct_meter", ""},
-    {"direct_counter", ""},
-    {"action_profile", ""},
-    {"action_selector", ""},
-    {"Checksum16", "use update_checksum"},
-    {"static_assert", ""},
-};
-
 void
 Generator::ExternFunction(const CallExpr& call, const FunctionDecl& function, CodeWriter& out)
 {
     const std::string& name = function.name;
+    const ArchitectureExtern* known = Arch().FindExtern(name);
+    using R = ExternRuntime;
+    const R runtime = known ? known->runtime : R::Unsupported;
     const auto arg = [&](size_t i) -> const Expression& { return *call.args[i]->value; };
     const bool inControl = m_context == Context::Control || m_context == Context::Action;
-    if (name == "verify" && m_context == Context::Parser)
+    if (runtime == R::Verify && m_context == Context::Parser)
     {
         const std::string condition = Value(arg(0));
         const std::string error = Value(arg(1));
         Flush(out);
-        out.Line(fmt::format("if (!({})) {{ s.sm.parser_error_ = {}; goto reject; }}",
-                             condition, error));
+        out.Line(fmt::format("if (!({})) {{ s.sm.{}_ = {}; goto reject; }}", condition,
+                             Arch().parserErrorField, error));
     }
-    else if (name == "mark_to_drop" && inControl)
+    else if (runtime == R::MarkToDrop && inControl)
     {
         const std::string sm = LValue(arg(0));
         Flush(out);
-        out.Line(fmt::format("{}.egress_spec_ = p4rt::kV1DropPort; {}.mcast_grp_ = 0;", sm, sm));
+        out.Line(fmt::format("{}.{}_ = p4rt::kV1DropPort; {}.{}_ = 0;", sm,
+                             Arch().egressSpecField, sm,
+                             Arch().multicastGroupField));
     }
-    else if (name == "hash" && inControl)
+    else if (runtime == R::Hash && inControl)
     {
         const unsigned width = Width(arg(0).type);
         const std::string target = LValue(arg(0));
@@ -74,10 +47,11 @@ Generator::ExternFunction(const CallExpr& call, const FunctionDecl& function, Co
                                     width)));
         out.Close();
     }
-    else if ((name == "update_checksum" || name == "verify_checksum") && inControl)
+    else if ((runtime == R::UpdateChecksum || runtime == R::VerifyChecksum) && inControl)
     {
         const std::string condition = Value(arg(0));
-        const std::string checksum = name == "update_checksum" ? LValue(arg(2)) : Value(arg(2));
+        const std::string checksum =
+            runtime == R::UpdateChecksum ? LValue(arg(2)) : Value(arg(2));
         const unsigned width = Width(arg(2).type);
         const std::string algorithm = HashAlgorithm(arg(3));
         const PackedInput input = Pack(arg(1));
@@ -85,27 +59,27 @@ Generator::ExternFunction(const CallExpr& call, const FunctionDecl& function, Co
         out.Open("if (" + condition + ")");
         EmitPacked(input, out);
         const std::string computed = Masked(HashOf(algorithm, input), width);
-        if (name == "update_checksum")
+        if (runtime == R::UpdateChecksum)
         {
             out.Line(fmt::format("{} = {};", checksum, computed));
         }
         else
         {
-            out.Line(fmt::format("if ({} != {}) s.sm.checksum_error_ = 1;", computed,
-                                 checksum));
+            out.Line(fmt::format("if ({} != {}) s.sm.{}_ = 1;", computed, checksum,
+                                 Arch().checksumErrorField));
         }
         out.Close();
     }
-    else if ((name == "clone" || name == "clone_preserving_field_list") && inControl)
+    else if ((runtime == R::Clone || runtime == R::ClonePreservingFieldList) && inControl)
     {
         const std::string session = Value(arg(1));
-        const std::string list = name == "clone" ? "0" : Value(arg(2));
+        const std::string list = runtime == R::Clone ? "0" : Value(arg(2));
         Flush(out);
         out.Line(fmt::format("md.clone = true; md.cloneSession = static_cast<uint32_t>({}); "
                              "md.cloneFieldList = static_cast<uint8_t>({});",
                              session, list));
     }
-    else if (name == "resubmit_preserving_field_list" && inControl)
+    else if (runtime == R::ResubmitPreservingFieldList && inControl)
     {
         const std::string list = Value(arg(0));
         Flush(out);
@@ -113,7 +87,7 @@ Generator::ExternFunction(const CallExpr& call, const FunctionDecl& function, Co
                              "static_cast<uint8_t>({});",
                              list));
     }
-    else if (name == "recirculate_preserving_field_list" && inControl)
+    else if (runtime == R::RecirculatePreservingFieldList && inControl)
     {
         const std::string list = Value(arg(0));
         Flush(out);
@@ -121,24 +95,22 @@ Generator::ExternFunction(const CallExpr& call, const FunctionDecl& function, Co
                              "static_cast<uint8_t>({});",
                              list));
     }
-    else if (name == "truncate" && inControl)
+    else if (runtime == R::Truncate && inControl)
     {
         const std::string length = Value(arg(0));
         Flush(out);
         out.Line(fmt::format("md.truncateLength = static_cast<uint32_t>({});", length));
     }
-    else if (name == "log_msg")
+    else if (runtime == R::LogMsg)
     {
         // Logging has no effect on forwarding; incsim's traces record what matters.
     }
     else
     {
-        const auto found = kUnsupportedExterns.find(name);
-        Unsupported(call.location, "extern '" + name + "'" +
-                                       (inControl || found != kUnsupportedExterns.end()
-                                            ? ""
-                                            : " here"),
-                    found != kUnsupportedExterns.end() ? found->second : "");
+        const bool unsupported = known && runtime == R::Unsupported;
+        Unsupported(call.location,
+                    "extern '" + name + "'" + (inControl || unsupported ? "" : " here"),
+                    unsupported ? known->reason : "");
     }
 }
 
@@ -146,8 +118,9 @@ std::string
 Generator::HashAlgorithm(const Expression& algorithm)
 {
     const auto* member = algorithm.As<MemberExpr>();
-    const auto found = member ? kHashAlgorithms.find(member->member) : kHashAlgorithms.end();
-    if (found == kHashAlgorithms.end())
+    const auto& algorithms = Arch().hashAlgorithms;
+    const auto found = member ? algorithms.find(member->member) : algorithms.end();
+    if (found == algorithms.end())
     {
         Unsupported(algorithm.location, "hash algorithm " + ToString(algorithm),
                     "incsim has crc16, crc32, identity, csum16 and xor16");

@@ -3,20 +3,24 @@
 
 // The C++ back end's shared context (internal to the back end; the interface is cpp-backend.h).
 // One Generator holds what every construct's code needs: the program, the diagnostics, the
-// objects collected and named before any code is written, and the state of the function being
-// generated. Its member functions are defined one file per construct, as grouped below.
+// mid-end's IR (midend.h) with the C++ names the back end gives its objects, and the state of
+// the function being generated. Its member functions are defined one file per construct, as
+// grouped below.
 
+#include "p4/compiler/architecture.h"
 #include "p4/compiler/ast.h"
 #include "p4/compiler/code-writer.h"
 #include "p4/compiler/contract.h"
 #include "p4/compiler/cpp-backend.h"
 #include "p4/compiler/diagnostics.h"
+#include "p4/compiler/midend.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,9 +30,6 @@ namespace incsim::p4::backend
 {
 
 using namespace ast;
-
-/// Extern functions and objects that are outside the subset, with the reason.
-extern const std::map<std::string, std::string> kUnsupportedExterns;
 
 inline std::string
 Hex(uint64_t value)
@@ -64,15 +65,9 @@ class Generator
     void Unsupported(const SourceLocation& location, const std::string& what,
                      const std::string& why = "");
 
-    enum class ExternKind
-    {
-        Register,
-        Counter,
-    };
-
     struct ExternInfo
     {
-        ExternKind kind = ExternKind::Register;
+        ExternRuntime kind = ExternRuntime::Register;
         std::string controlPlaneName;
         std::string member;
         unsigned width = 0;
@@ -140,45 +135,28 @@ class Generator
     static std::string TypeText(const Type* type) { return type ? ToString(*type) : "unknown"; }
 
     // -----------------------------------------------------------------------------------
-    // backend-binding.cc: Collection
+    // backend-binding.cc: the IR's objects named for C++, the architecture's slots bound
     // -----------------------------------------------------------------------------------
 
-    /// Constants, enums and error codes: what a library without `main` has too.
-    void CollectConstants();
+    /// Lowers the program (midend.h) and names what the IR numbered: actions, tables,
+    /// externs, block variables, parser states.
     void Collect();
     /// A location naming the program's file, for errors about the program as a whole.
     SourceLocation WholeProgram() const;
+    /// The blocks the program class runs, by v1model's roles, and the state member each
+    /// block parameter stands for.
     void BindArchitecture();
-    /// A block parameter takes the state slot of the architecture parameter in its place.
-    void BindSlot(const Parameter& user, const Parameter& arch);
-    std::string Qualified(const std::string& prefix, const std::string& name) const;
-    void CollectInstance(const InstanceDecl& instance, const std::string& prefix);
-    void CollectAction(const ActionDecl& action, const std::string& prefix);
-    /// Whether running `node` may execute `exit`: directly, or by calling an action that may
-    /// (actions are declared before use, so those are collected already).
-    bool MayExit(const Node& node) const;
-    void CollectParser(const ParserDecl& parser);
-    void CollectControl(const ControlDecl& control);
-    /// Variables and constants declared at block level, and extern instances.
-    void CollectBlockLocal(const Declaration& local, const std::string& block);
-    void CollectTable(const TableDecl& table, const ControlDecl& control);
+    const Architecture& Arch() const { return *m_ir->binding.architecture; }
 
     // -----------------------------------------------------------------------------------
     // backend-constants.cc: Constants
     // -----------------------------------------------------------------------------------
 
-    /// Folds every constant once, in declaration order (a use always comes after it), so that
-    /// EvalConst looks a constant up instead of walking its chain of definitions again. A
-    /// constant that does not fold is inlined at each use; its inlined size is bounded, since a
-    /// chain of constants that each use the one before twice doubles at every step.
-    void FoldConstants(const Node& node);
-    /// Operations in `expression` with every constant it uses inlined (saturating just past
-    /// kMaxInlinedConstant).
-    size_t InlinedSize(const Node& expression) const;
-    /// The value of a compile-time constant expression up to 64 bits, as the pattern of its
-    /// type's width (InfInt: as int64 two's complement).
-    std::optional<uint64_t> EvalConst(const Expression& expression, int depth = 0) const;
-    std::optional<uint64_t> EnumOrErrorValue(const MemberExpr& member, int depth) const;
+    /// The mid-end's folded value (ConstantFolder::Evaluate).
+    std::optional<uint64_t> EvalConst(const Expression& expression) const
+    {
+        return m_folder->Evaluate(expression);
+    }
     /// A constant as a p4rt::BitString expression (for table schemas), wide literals too.
     std::string BitStringOf(const Expression& expression);
     static std::string BytesInitializer(const BigUint& value);
@@ -306,8 +284,8 @@ class Generator
     void PacketCall(const CallExpr& call, const std::string& method, CodeWriter& out);
     void Extract(const Expression& target, CodeWriter& out);
     void EmitParser(CodeWriter& out);
-    std::string StateTarget(const NameExpr& name);
-    void Transition(const TransitionStmt* transition, CodeWriter& out);
+    std::string StateTarget(const ir::Target& target);
+    void Transition(const ir::Transition& transition, CodeWriter& out);
     std::string KeysetTest(const Expression& key, const std::string& selector, unsigned width);
 
     // -----------------------------------------------------------------------------------
@@ -358,13 +336,10 @@ class Generator
     const StructLikeDecl* m_smType = nullptr;
     std::set<const Declaration*> m_packetParams;
     const ActionDecl* m_noAction = nullptr;
-    std::map<std::string, uint32_t> m_errorCodes;
-    std::map<const Declaration*, uint32_t> m_errorOfMember;
-    std::map<const Declaration*, const EnumDecl*> m_enumOf;
-    /// Every constant's folded value (nullopt: inlined at each use), and its inlined size.
-    std::map<const ConstDecl*, std::optional<uint64_t>> m_constValues;
-    std::map<const ConstDecl*, size_t> m_constSizes;
-    bool m_constantTooLarge = false;
+    /// The program lowered (null for a library, which has only its constants folded).
+    std::unique_ptr<ir::Program> m_ir;
+    ConstantFolder m_libraryConstants;
+    const ConstantFolder* m_folder = &m_libraryConstants;
     std::map<const Declaration*, std::string> m_names;
     std::vector<std::pair<const VariableDecl*, std::string>> m_blockVariables;
     std::map<const Declaration*, std::string> m_stateLabels;

@@ -1,4 +1,5 @@
-// The parser: states, transitions, select, extract, lookahead, advance.
+// The parser: its states and their transitions as the IR gives them (explicit edges, keysets
+// one per selector), select, extract, lookahead, advance.
 
 #include "p4/compiler/backend-generator.h"
 #include "p4/runtime/bits.h"
@@ -40,7 +41,8 @@ Generator::Lookahead(const CallExpr& call)
 std::string
 Generator::ParserError(const std::string& error)
 {
-    return fmt::format("s.sm.parser_error_ = {}; goto reject;", Hex(m_errorCodes.at(error)));
+    return fmt::format("s.sm.{}_ = {}; goto reject;", Arch().parserErrorField,
+                       Hex(m_folder->ErrorCodes().at(error)));
 }
 
 std::string
@@ -137,15 +139,15 @@ Generator::EmitParser(CodeWriter& out)
         return;
     }
     out.Line("goto " + m_stateLabels.at(start) + ";");
-    for (const auto& state : m_parser->states)
+    for (const ir::State& state : m_ir->states)
     {
-        out.Line(m_stateLabels.at(state.get()) + ":");
+        out.Line(m_stateLabels.at(state.decl) + ":");
         out.Open("");
-        for (const auto& statement : state->statements)
+        for (const auto& statement : state.decl->statements)
         {
             Statement(*statement, out);
         }
-        Transition(state->transition.get(), out);
+        Transition(state.transition, out);
         out.Close();
     }
     out.Line("accept:");
@@ -155,42 +157,36 @@ Generator::EmitParser(CodeWriter& out)
 }
 
 std::string
-Generator::StateTarget(const NameExpr& name)
+Generator::StateTarget(const ir::Target& target)
 {
-    const Declaration* state = name.resolved;
-    if (const auto found = m_stateLabels.find(state); found != m_stateLabels.end())
+    switch (target.kind)
     {
-        return "goto " + found->second + ";";
-    }
-    if (name.name == "accept")
-    {
+    case ir::Target::Kind::State:
+        return "goto " + m_stateLabels.at(m_ir->states[target.state].decl) + ";";
+    case ir::Target::Kind::Accept:
         return "goto accept;";
+    case ir::Target::Kind::Reject:
+        break;
     }
     return "goto reject;";
 }
 
 void
-Generator::Transition(const TransitionStmt* transition, CodeWriter& out)
+Generator::Transition(const ir::Transition& transition, CodeWriter& out)
 {
-    if (!transition)
+    if (!transition.isSelect)
     {
-        out.Line("goto reject;");
-        return;
-    }
-    if (const auto* name = transition->target->As<NameExpr>())
-    {
-        out.Line(StateTarget(*name));
-        return;
-    }
-    const auto* select = transition->target->As<SelectExpr>();
-    if (!select)
-    {
-        Unsupported(transition->location, "this transition");
+        if (transition.source && !transition.source->target->Is<NameExpr>())
+        {
+            Unsupported(transition.source->location, "this transition");
+            return;
+        }
+        out.Line(StateTarget(transition.target));
         return;
     }
     std::vector<std::string> selectors;
     std::vector<unsigned> widths;
-    for (const auto& selector : select->selectors)
+    for (const Expression* selector : transition.selectors)
     {
         const unsigned width = Width(selector->type);
         if (width == 0 || width > 64)
@@ -205,40 +201,27 @@ Generator::Transition(const TransitionStmt* transition, CodeWriter& out)
         selectors.push_back(name);
     }
     Flush(out);
-    for (const auto& selectCase : select->cases)
+    for (const ir::SelectCase& selectCase : transition.cases)
     {
-        std::vector<const Expression*> keys;
-        for (const auto& key : selectCase->keys)
-        {
-            keys.push_back(key.get());
-        }
-        if (keys.size() == 1 && selectors.size() > 1 && keys[0]->Is<ListExpr>())
-        {
-            const auto* list = keys[0]->As<ListExpr>();
-            keys.clear();
-            for (const auto& element : list->elements)
-            {
-                keys.push_back(element.get());
-            }
-        }
         std::string condition;
-        if (!(keys.size() == 1 && (keys[0]->Is<DefaultExpr>() || keys[0]->Is<DontCareExpr>())))
+        if (!selectCase.isDefault)
         {
-            if (keys.size() != selectors.size())
+            if (selectCase.keysets.size() != selectors.size())
             {
-                Fail(selectCase->location, "this case has the wrong number of keys");
+                Fail(selectCase.source->location, "this case has the wrong number of keys");
                 continue;
             }
-            for (size_t i = 0; i < keys.size(); ++i)
+            for (size_t i = 0; i < selectCase.keysets.size(); ++i)
             {
-                const std::string test = KeysetTest(*keys[i], selectors[i], widths[i]);
+                const std::string test =
+                    KeysetTest(*selectCase.keysets[i], selectors[i], widths[i]);
                 if (!test.empty())
                 {
                     condition += (condition.empty() ? "" : " && ") + test;
                 }
             }
         }
-        const std::string target = StateTarget(*selectCase->state);
+        const std::string target = StateTarget(selectCase.target);
         out.Line(condition.empty() ? target : "if (" + condition + ") " + target);
         if (condition.empty())
         {

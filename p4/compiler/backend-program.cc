@@ -6,39 +6,6 @@
 namespace incsim::p4::backend
 {
 
-namespace
-{
-
-/// How a standard_metadata field crosses the target boundary (see p4rt::V1Metadata).
-struct MetadataRole
-{
-    const char* field;  // in v1model.p4's standard_metadata_t
-    const char* member;  // in p4rt::V1Metadata
-    bool loadIngress;
-    bool loadEgress;
-    bool storeIngress;
-    bool storeEgress;
-};
-
-constexpr MetadataRole kMetadataRoles[] = {
-    {"ingress_port", "ingressPort", true, false, false, false},
-    {"egress_spec", "egressSpec", false, false, true, true},
-    {"egress_port", "egressPort", false, true, false, false},
-    {"instance_type", "instanceType", true, true, false, false},
-    {"packet_length", "packetLength", true, true, false, false},
-    {"egress_rid", "egressRid", false, true, false, false},
-    {"mcast_grp", "mcastGrp", false, false, true, false},
-    {"priority", "priority", false, false, true, false},
-    {"ingress_global_timestamp", "ingressGlobalTimestamp", true, true, false, false},
-    {"egress_global_timestamp", "egressGlobalTimestamp", false, true, false, false},
-    {"enq_timestamp", "enqTimestamp", false, true, false, false},
-    {"enq_qdepth", "enqQdepth", false, true, false, false},
-    {"deq_timedelta", "deqTimedelta", false, true, false, false},
-    {"deq_qdepth", "deqQdepth", false, true, false, false},
-};
-
-} // namespace
-
 void
 Generator::EmitProgramClass(CodeWriter& out)
 {
@@ -81,7 +48,7 @@ Generator::EmitMembers(CodeWriter& out)
     for (const InstanceDecl* instance : m_externOrder)
     {
         const ExternInfo& info = m_externs.at(instance);
-        if (info.kind == ExternKind::Register)
+        if (info.kind == ExternRuntime::Register)
         {
             out.Line(fmt::format("{} {}{{\"{}\", {}{}}};",
                                  info.width > 64
@@ -112,7 +79,7 @@ Generator::EmitConstructor(CodeWriter& out)
     {
         const ExternInfo& info = m_externs.at(instance);
         out.Line(fmt::format("m_control.{}({});",
-                             info.kind == ExternKind::Register ? "RegisterRegister"
+                             info.kind == ExternRuntime::Register ? "RegisterRegister"
                                                                : "RegisterCounter",
                              info.member));
     }
@@ -165,7 +132,7 @@ Generator::EmitEntryPoints(CodeWriter& out)
     out.Open("void Egress(void* state, p4rt::V1Metadata& md) override");
     out.Line("State& s = *static_cast<State*>(state);");
     LoadMetadata(out, false);
-    out.Line("s.sm.egress_spec_ = 0;");
+    out.Line(fmt::format("s.sm.{}_ = 0;", Arch().egressSpecField));
     out.Line("s.base.exited = false;");
     out.Line(fmt::format("Control_{}(s, md);", m_egress->name));
     out.Line("s.base.exited = false;");
@@ -206,7 +173,7 @@ Generator::CollectFieldLists(const StructLikeDecl& decl, const std::string& pref
 void
 Generator::LoadMetadata(CodeWriter& out, bool ingress)
 {
-    for (const MetadataRole& role : kMetadataRoles)
+    for (const IntrinsicField& role : Arch().intrinsicFields)
     {
         if ((ingress ? role.loadIngress : role.loadEgress) && SmField(role.field))
         {
@@ -222,7 +189,7 @@ Generator::LoadMetadata(CodeWriter& out, bool ingress)
 void
 Generator::StoreMetadata(CodeWriter& out, bool ingress)
 {
-    for (const MetadataRole& role : kMetadataRoles)
+    for (const IntrinsicField& role : Arch().intrinsicFields)
     {
         if ((ingress ? role.storeIngress : role.storeEgress) && SmField(role.field))
         {

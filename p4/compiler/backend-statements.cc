@@ -341,14 +341,14 @@ Generator::MethodCall(const CallExpr& call, const MemberExpr& member, CodeWriter
         return;
     }
     const ExternInfo& info = found->second;
-    if (info.kind == ExternKind::Counter && method == "count" && call.args.size() == 1)
+    if (info.kind == ExternRuntime::Counter && method == "count" && call.args.size() == 1)
     {
         const std::string index = Value(*call.args[0]->value);
         Flush(out);
         out.Line(fmt::format("{}.Count({}, md.packetLength);", info.member, index));
         return;
     }
-    if (info.kind == ExternKind::Register && method == "read" && call.args.size() == 2)
+    if (info.kind == ExternRuntime::Register && method == "read" && call.args.size() == 2)
     {
         const std::string target = LValue(*call.args[0]->value);
         const std::string index = Value(*call.args[1]->value);
@@ -364,7 +364,7 @@ Generator::MethodCall(const CallExpr& call, const MemberExpr& member, CodeWriter
         out.Close();
         return;
     }
-    if (info.kind == ExternKind::Register && method == "write" && call.args.size() == 2)
+    if (info.kind == ExternRuntime::Register && method == "write" && call.args.size() == 2)
     {
         const std::string index = Value(*call.args[0]->value);
         const std::string value = Operand(*call.args[1]->value, info.width);

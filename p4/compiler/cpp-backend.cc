@@ -67,8 +67,7 @@ Generator::Run()
 std::optional<std::string>
 Generator::RunLibrary()
 {
-    CollectConstants();
-    if (m_failed)
+    if (!m_libraryConstants.Collect(m_program, m_diags))
     {
         return std::nullopt;
     }
@@ -83,8 +82,8 @@ Generator::MakeContractInput(bool isProgram) const
     input.sourcePath = m_options.sourcePath;
     input.isProgram = isProgram;
     input.evaluate = [this](const Expression& expression) { return EvalConst(expression); };
-    std::vector<std::pair<std::string, uint32_t>> errors(m_errorCodes.begin(),
-                                                         m_errorCodes.end());
+    std::vector<std::pair<std::string, uint32_t>> errors(
+        m_folder->ErrorCodes().begin(), m_folder->ErrorCodes().end());
     std::sort(errors.begin(), errors.end(),
               [](const auto& a, const auto& b) { return a.second < b.second; });
     input.errors = std::move(errors);
@@ -110,7 +109,7 @@ Generator::MakeContractInput(bool isProgram) const
     for (const InstanceDecl* instance : m_externOrder)
     {
         const ExternInfo& info = m_externs.at(instance);
-        input.externs.push_back({info.controlPlaneName, info.kind == ExternKind::Register,
+        input.externs.push_back({info.controlPlaneName, info.kind == ExternRuntime::Register,
                                  info.width, info.size});
     }
     return input;
