@@ -102,8 +102,9 @@ Generator::BindArchitecture()
     const InstanceDecl& main = *binding.main;
     if (!m_parser || !m_verify || !m_ingress || !m_egress || !m_compute || !m_deparser)
     {
-        Fail(main.location, "internal: " + binding.architecture->package +
-                                " blocks of the wrong kind");
+        Fail(main.location, "package '" + binding.architecture->package +
+                                "': incsim's C++ target runs v1model's parser, verify_checksum, "
+                                "ingress, egress, compute_checksum and deparser blocks");
         return;
     }
     // Each block parameter names its slot's part of the per-packet state.

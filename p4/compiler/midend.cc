@@ -21,10 +21,11 @@ class Lowering
 {
   public:
     Lowering(const Program& program, const SourceLocation& whole, Diagnostics& diags,
-             ir::Program& lowered)
+             const std::vector<const Architecture*>& architectures, ir::Program& lowered)
         : m_program(program),
           m_whole(whole),
           m_diags(diags),
+          m_architectures(architectures),
           m_ir(lowered)
     {
     }
@@ -40,7 +41,7 @@ class Lowering
                 Fail(m_whole, std::string("core.p4 does not declare error.") + name);
             }
         }
-        auto binding = BindArchitecture(m_program, Architectures(), m_whole, m_diags);
+        auto binding = BindArchitecture(m_program, m_architectures, m_whole, m_diags);
         if (!binding || m_failed)
         {
             return false;
@@ -213,6 +214,7 @@ class Lowering
     const Program& m_program;
     SourceLocation m_whole;
     Diagnostics& m_diags;
+    const std::vector<const Architecture*>& m_architectures;
     ir::Program& m_ir;
     bool m_failed = false;
 };
@@ -450,10 +452,11 @@ Lowering::CollectTable(const TableDecl& table, const ControlDecl& control)
 } // namespace
 
 std::unique_ptr<ir::Program>
-LowerProgram(const ast::Program& program, const SourceLocation& whole, Diagnostics& diags)
+LowerProgram(const ast::Program& program, const SourceLocation& whole, Diagnostics& diags,
+             const std::vector<const Architecture*>& architectures)
 {
     auto lowered = std::make_unique<ir::Program>();
-    if (!Lowering(program, whole, diags, *lowered).Run())
+    if (!Lowering(program, whole, diags, architectures, *lowered).Run())
     {
         return nullptr;
     }

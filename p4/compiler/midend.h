@@ -15,10 +15,12 @@ namespace incsim::p4
 
 class Diagnostics;
 
-/// Lowers `program` (checked, with a `main`); errors about the program as a whole are located
-/// at `whole`. Null after errors (constructs outside the subset among them).
-std::unique_ptr<ir::Program> LowerProgram(const ast::Program& program, const SourceLocation& whole,
-                                          Diagnostics& diags);
+/// Lowers `program` (checked, with a `main` instantiating the package of one of
+/// `architectures`); errors about the program as a whole are located at `whole`. Null after
+/// errors (constructs outside the subset among them).
+std::unique_ptr<ir::Program>
+LowerProgram(const ast::Program& program, const SourceLocation& whole, Diagnostics& diags,
+             const std::vector<const Architecture*>& architectures = Architectures());
 
 } // namespace incsim::p4
 

@@ -1,12 +1,13 @@
 // The architecture as data (p4/compiler/architecture.h): a program's `main` binds to the
 // description whose package it instantiates, block roles and parameter slots come from that
 // description, not from v1model's names or positions. A three-block toy architecture that
-// the compiler has never heard of binds like v1model does.
+// the compiler has never heard of binds, and lowers to the IR, like v1model does.
 
 #include "p4/compiler/architecture.h"
 #include "p4/compiler/checker.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/frontend.h"
+#include "p4/compiler/midend.h"
 #include "p4-test-support.h"
 
 #include <catch2/catch.hpp>
@@ -176,4 +177,28 @@ TEST_CASE("v1model's description binds the six V1Switch blocks by role", "[p4][a
     CHECK(v1model.FindExtern("register")->runtime == p4::ExternRuntime::Register);
     CHECK(v1model.FindExtern("register")->indexTypeArg == 1);
     CHECK(v1model.FindExtern("random")->runtime == p4::ExternRuntime::Unsupported);
+}
+
+TEST_CASE("the mid-end lowers a toy-architecture program into the IR from its description",
+          "[p4][architecture][ir]")
+{
+    auto parsed = ParseAndCheck("toy.p4", kToyProgram);
+    const p4::Architecture toy = ToyArchitecture();
+    auto lowered =
+        p4::LowerProgram(*parsed->program, Whole(*parsed, "toy.p4"), parsed->diags, {&toy});
+    INFO(parsed->diags.Render());
+    REQUIRE(lowered);
+    CHECK(lowered->parser->name == "P");
+    REQUIRE(lowered->controls.size() == 1);  // the deparser emits and has no objects
+    CHECK(lowered->controls[0]->name == "W");
+    REQUIRE(lowered->states.size() == 1);
+    CHECK(lowered->states[0].transition.target.kind == p4::ir::Target::Kind::Accept);
+    const std::string dump = p4::ir::DumpIr(*lowered);
+    CHECK_THAT(dump, Catch::Matchers::StartsWith("architecture toy (package Toy)\n"
+                                                 "    block in: P\n"
+                                                 "    block work: W\n"
+                                                 "    block out: D\n"
+                                                 "    slot headers: hs_t\n"
+                                                 "    slot intrinsic: toy_meta_t\n"));
+    CHECK_THAT(dump, Catch::Matchers::Contains("control W\n    meta.port: bit<9> = 0x1: bit<9>\n"));
 }
