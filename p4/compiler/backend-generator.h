@@ -65,6 +65,9 @@ class Generator
     void Unsupported(const SourceLocation& location, const std::string& what,
                      const std::string& why = "");
 
+    // The IR's externs, actions and tables as the code generation reads them, with their C++
+    // names (filled from the IR by Collect). A next step is to read the ir:: objects directly
+    // and keep only the names here.
     struct ExternInfo
     {
         ExternRuntime kind = ExternRuntime::Register;
