@@ -1463,6 +1463,19 @@ Canon(const Type* type)
     return type;
 }
 
+const Expression*
+ArgumentFor(const PtrList<Argument>& args, const PtrList<Parameter>& params, size_t i)
+{
+    for (const auto& argument : args)
+    {
+        if (!argument->name.empty() && argument->name == params[i]->name)
+        {
+            return argument->value.get();
+        }
+    }
+    return i < args.size() && args[i]->name.empty() ? args[i]->value.get() : nullptr;
+}
+
 const Declaration*
 NamedDecl(const Type* type)
 {

@@ -919,6 +919,10 @@ const Declaration* NamedDecl(const Type* type);
 unsigned ScalarWidth(const Type* type);
 /// int<N>, or a serializable enum over one.
 bool IsSignedScalar(const Type* type);
+/// The argument for params[i] of a call or instantiation: the one named after it, or the
+/// unnamed one at position i; nullptr if there is none.
+const Expression* ArgumentFor(const PtrList<Argument>& args, const PtrList<Parameter>& params,
+                              size_t i);
 
 /// P4 text for one node (expressions and types print on one line; for messages).
 std::string ToString(const Expression& expression);

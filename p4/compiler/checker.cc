@@ -3,6 +3,7 @@
 
 #include "p4/compiler/checker.h"
 
+#include "p4/compiler/architecture.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/lexer.h"
 
@@ -2350,9 +2351,8 @@ CheckHasMain(const Program& program, const std::string& path, Diagnostics& diags
     start.file = program.sources->Get(path);
     start.line = 1;
     start.column = 1;
-    diags.Error(start, "the program instantiates no package 'main' (e.g. V1Switch(MyParser(), "
-                       "MyVerifyChecksum(), MyIngress(), MyEgress(), MyComputeChecksum(), "
-                       "MyDeparser()) main;), so it has nothing to run");
+    diags.Error(start, "the program instantiates no package 'main' (e.g. " +
+                           Architectures().front()->exampleMain + "), so it has nothing to run");
     return false;
 }
 

@@ -2,6 +2,7 @@
 
 #include "p4/compiler/checker.h"
 #include "p4/compiler/diagnostics.h"
+#include "p4/compiler/midend.h"
 #include "p4/runtime/source-hash.h"
 
 #include <filesystem>
@@ -92,6 +93,24 @@ CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions ba
         result.code.reset();
     }
     return result;
+}
+
+std::optional<std::string>
+DumpProgramIr(const std::string& path, Diagnostics& diags, const FrontendOptions& options)
+{
+    CompileResult result;
+    CppBackendOptions backend;
+    auto program = ParseForBackend(path, diags, options, result, backend);
+    if (!program || !CheckHasMain(*program, path, diags))
+    {
+        return std::nullopt;
+    }
+    auto lowered = LowerProgram(*program, {diags.Sources().Get(path)}, diags);
+    if (!lowered || diags.HasErrors())
+    {
+        return std::nullopt;
+    }
+    return ir::DumpIr(*lowered);
 }
 
 CompileResult
