@@ -629,19 +629,34 @@ Printer::Decl(const Declaration& declaration, int indent)
     }
     case NodeKind::InstanceDecl: {
         const auto& decl = static_cast<const InstanceDecl&>(declaration);
-        m_out << TypeText(*decl.type) << "(" << Args(decl.args) << ") " << decl.name << ";\n";
+        m_out << TypeText(*decl.type) << "(" << Args(decl.args) << ") " << decl.name;
+        if (decl.hasInitializer)
+        {
+            m_out << " = {\n";
+            for (const auto& member : decl.initializer)
+            {
+                Decl(*member, indent + 1);
+            }
+            Indent(indent);
+            m_out << "}";
+        }
+        m_out << ";\n";
         break;
     }
     case NodeKind::TypedefDecl: {
         const auto& decl = static_cast<const TypedefDecl&>(declaration);
-        m_out << "typedef " << TypeText(*decl.type) << " " << decl.name << ";\n";
+        m_out << (decl.isNewType ? "type " : "typedef ") << TypeText(*decl.type) << " "
+              << decl.name << ";\n";
         break;
     }
     case NodeKind::HeaderDecl:
     case NodeKind::StructDecl: {
         const auto& decl = static_cast<const StructLikeDecl&>(declaration);
-        m_out << (decl.kind == NodeKind::HeaderDecl ? "header " : "struct ") << decl.name
-              << " {\n";
+        const auto* structDecl = decl.As<StructDecl>();
+        m_out << (decl.kind == NodeKind::HeaderDecl          ? "header "
+                  : structDecl && structDecl->isUnion ? "header_union "
+                                                      : "struct ")
+              << decl.name << " {\n";
         for (const auto& field : decl.fields)
         {
             Indent(indent + 1);
@@ -689,6 +704,7 @@ Printer::Decl(const Declaration& declaration, int indent)
     }
     case NodeKind::MethodDecl: {
         const auto& decl = static_cast<const MethodDecl&>(declaration);
+        m_out << (decl.isAbstract ? "abstract " : "");
         if (decl.returnType)
         {
             m_out << TypeText(*decl.returnType) << " ";
@@ -1086,6 +1102,7 @@ VisitChildren(const Node& node, const ChildVisitor& visit)
         const auto& decl = static_cast<const InstanceDecl&>(node);
         visit(decl.type);
         visit(decl.args);
+        visit(decl.initializer);
         break;
     }
     case NodeKind::TypedefDecl:
@@ -1454,7 +1471,7 @@ Canon(const Type* type)
         const auto* named = type->As<NamedType>();
         const auto* typeDef =
             named && named->resolved ? named->resolved->As<TypedefDecl>() : nullptr;
-        if (!typeDef)
+        if (!typeDef || typeDef->isNewType)
         {
             return type;
         }

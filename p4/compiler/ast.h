@@ -643,12 +643,19 @@ struct InstanceDecl : NodeOf<Declaration, NodeKind::InstanceDecl>
     using NodeOf::NodeOf;
     std::unique_ptr<Type> type; // a NamedType, possibly with type arguments
     PtrList<Argument> args;
+    /// `Virtual() v = { bit<16> f(...) {...} };`: the functions implementing the extern's
+    /// abstract methods (and instances they use); `this` in them names the instance.
+    PtrList<Declaration> initializer;
+    bool hasInitializer = false;
 };
 
+/// typedef bit<32> B32; (another name for the type) or, with isNewType, type bit<32> N32; (a
+/// new type: values convert to and from bit<32> only by a cast; Canon stops at it).
 struct TypedefDecl : NodeOf<Declaration, NodeKind::TypedefDecl>
 {
     using NodeOf::NodeOf;
     std::unique_ptr<Type> type;
+    bool isNewType = false;
 };
 
 struct StructField : NodeOf<Declaration, NodeKind::StructField>
@@ -679,9 +686,11 @@ struct HeaderDecl : NodeOf<StructLikeDecl, NodeKind::HeaderDecl>
     using NodeOf::NodeOf;
 };
 
+/// A struct, or with isUnion a header_union (its fields are headers, at most one valid).
 struct StructDecl : NodeOf<StructLikeDecl, NodeKind::StructDecl>
 {
     using NodeOf::NodeOf;
+    bool isUnion = false;
 };
 
 /// A member of an enum, error or match_kind declaration. `value` only for serializable enums.
@@ -718,6 +727,7 @@ struct MethodDecl : NodeOf<Declaration, NodeKind::MethodDecl>
 {
     using NodeOf::NodeOf;
     std::unique_ptr<Type> returnType; // null for a constructor
+    bool isAbstract = false; // `abstract`: each instance implements it in its initializer
     PtrList<TypeParameter> typeParams;
     PtrList<Parameter> params;
     bool isConstructor = false;
@@ -731,8 +741,8 @@ struct ExternDecl : NodeOf<Declaration, NodeKind::ExternDecl>
     PtrList<MethodDecl> methods; // constructors included, in declaration order
 };
 
-/// extern void mark_to_drop(inout standard_metadata_t sm); (isExtern, no body). Functions
-/// with a body parse, but the parser reports them as unsupported.
+/// extern void mark_to_drop(inout standard_metadata_t sm); (isExtern, no body), or a function
+/// with a body: bit<16> max(in bit<16> a, in bit<16> b) { return a > b ? a : b; }
 struct FunctionDecl : NodeOf<Declaration, NodeKind::FunctionDecl>
 {
     using NodeOf::NodeOf;
@@ -910,7 +920,8 @@ struct Program
 void ForEachChild(const Node& node, const std::function<void(const Node&)>& visit);
 void ForEachChild(Node& node, const std::function<void(Node&)>& visit);
 
-/// Follows typedefs to the type they name (at most 64 deep; null stays null).
+/// Follows typedefs to the type they name (at most 64 deep; null stays null). A `type`
+/// declaration is a new type: Canon stops at it.
 const Type* Canon(const Type* type);
 /// The declaration a (typedef'd) named type refers to, or nullptr.
 const Declaration* NamedDecl(const Type* type);

@@ -964,12 +964,9 @@ Parser::ParseTopLevel()
         break;
     case TokenKind::KwHeader:
     case TokenKind::KwStruct:
+    case TokenKind::KwHeaderUnion:
         declaration = ParseStructLike();
         break;
-    case TokenKind::KwHeaderUnion:
-        Unsupported(token.location, "header_union");
-        SkipDeclaration();
-        return nullptr;
     case TokenKind::KwEnum:
         declaration = ParseEnum();
         break;
@@ -1048,11 +1045,7 @@ Parser::ParseConst()
 Ptr<ast::Declaration>
 Parser::ParseTypedef()
 {
-    const Token& keyword = Advance();
-    if (keyword.Is(TokenKind::KwType))
-    {
-        Unsupported(keyword.location, "a 'type' declaration", "use typedef");
-    }
+    const bool isNewType = Advance().Is(TokenKind::KwType);
     if (At(TokenKind::KwHeader) || At(TokenKind::KwStruct) || At(TokenKind::KwEnum) ||
         At(TokenKind::KwHeaderUnion))
     {
@@ -1063,6 +1056,7 @@ Parser::ParseTypedef()
     auto decl = Make<ast::TypedefDecl>(Peek().location);
     decl->name = ExpectName("a type name");
     decl->type = std::move(type);
+    decl->isNewType = isNewType;
     DeclareType(decl->name);
     ExpectSemicolon("the typedef");
     return decl;
@@ -1071,7 +1065,8 @@ Parser::ParseTypedef()
 Ptr<ast::Declaration>
 Parser::ParseStructLike()
 {
-    bool isHeader = Advance().Is(TokenKind::KwHeader);
+    const Token& keyword = Advance();
+    bool isHeader = keyword.Is(TokenKind::KwHeader);
     Ptr<ast::StructLikeDecl> decl;
     if (isHeader)
     {
@@ -1079,7 +1074,9 @@ Parser::ParseStructLike()
     }
     else
     {
-        decl = Make<ast::StructDecl>(Peek().location);
+        auto structDecl = Make<ast::StructDecl>(Peek().location);
+        structDecl->isUnion = keyword.Is(TokenKind::KwHeaderUnion);
+        decl = std::move(structDecl);
     }
     decl->name = ExpectName(isHeader ? "a header name" : "a struct name");
     DeclareType(decl->name);
@@ -1193,12 +1190,7 @@ Ptr<ast::MethodDecl>
 Parser::ParseExternMember(const std::string& externName)
 {
     ast::Annotations annotations = ParseAnnotations();
-    if (At(TokenKind::KwAbstract))
-    {
-        Unsupported(Peek().location, "an abstract method");
-        Recover();
-        return nullptr;
-    }
+    const bool isAbstract = Accept(TokenKind::KwAbstract);
     Ptr<ast::MethodDecl> method;
     if (IsName(Peek()) && Peek().text == externName && Peek(1).Is(TokenKind::LParen))
     {
@@ -1218,6 +1210,7 @@ Parser::ParseExternMember(const std::string& externName)
         method->params = ParseParams();
     }
     method->annotations = std::move(annotations);
+    method->isAbstract = isAbstract;
     ExpectSemicolon("the method declaration");
     return method;
 }
@@ -1608,7 +1601,6 @@ Parser::ParseInstanceOrFunction(Ptr<ast::Type> type)
     std::string name = ExpectName("a name");
     if (At(TokenKind::LParen) || At(TokenKind::Lt))
     {
-        Unsupported(nameLocation, "a function declaration", "make '" + name + "' an action");
         auto function = Make<ast::FunctionDecl>(nameLocation);
         function->name = std::move(name);
         function->returnType = std::move(type);
@@ -1629,17 +1621,17 @@ Parser::ParseInstance(Ptr<ast::Type> type)
     instance->name = ExpectName("an instance name");
     instance->type = std::move(type);
     instance->args = std::move(args);
-    if (At(TokenKind::Assign))
+    if (Accept(TokenKind::Assign))
     {
-        Unsupported(Peek().location, "an instantiation with an initializer",
-                    "incsim has no abstract methods");
-        Advance();
-        if (At(TokenKind::LBrace))
-        {
-            SkipDeclaration();
-        }
-        Accept(TokenKind::Semicolon);
-        return instance;
+        // { functions and instances }: the implementations of the extern's abstract methods.
+        instance->hasInitializer = true;
+        const Token& open = Expect(TokenKind::LBrace);
+        ParseBraced(open, [&] {
+            ast::Annotations annotations = ParseAnnotations();
+            Ptr<ast::Declaration> member = ParseInstanceOrFunction(ParseType());
+            member->annotations = std::move(annotations);
+            instance->initializer.push_back(std::move(member));
+        });
     }
     ExpectSemicolon("the instantiation");
     return instance;
@@ -1759,10 +1751,8 @@ Parser::ParseStatementBody()
     case TokenKind::KwStruct:
     case TokenKind::KwEnum:
     case TokenKind::KwTypedef:
-        Fail(token.location, "'" + token.text + "' cannot be declared inside a block");
     case TokenKind::KwHeaderUnion:
-        Unsupported(token.location, "header_union");
-        throw SyntaxError{};
+        Fail(token.location, "'" + token.text + "' cannot be declared inside a block");
     default:
         break;
     }
@@ -1890,6 +1880,12 @@ Parser::ParseExpressionStatement()
         throw SyntaxError{};
     default:
         break;
+    }
+    if (expression->Is<ast::CallExpr>() && IsName(Peek()))
+    {
+        // `MyParser() p;` where only statements may be: a function body or an apply block.
+        Fail(Peek().location, "'" + Peek().text + "': instantiations are not allowed in a "
+                              "function or a block of statements");
     }
     if (expression->Is<ast::CallExpr>())
     {
@@ -2216,9 +2212,13 @@ Parser::ParsePrimary()
         return ParseBraceExpression();
     case TokenKind::DontCare:
         return Make<ast::DontCareExpr>(Advance().location);
-    case TokenKind::KwThis:
-        Unsupported(token.location, "'this'", "incsim has no abstract methods");
-        throw SyntaxError{};
+    case TokenKind::KwThis: {
+        // The instance whose initializer the expression is in (the checker resolves it).
+        auto name = Make<ast::NameExpr>(token.location);
+        name->name = "this";
+        Advance();
+        return name;
+    }
     default:
         if (IsName(token))
         {
