@@ -316,6 +316,13 @@ Printer::TypeText(const Type& type) const
             bits.widthExpr ? "(" + Expr(*bits.widthExpr) + ")" : std::to_string(bits.width);
         return std::string(bits.isSigned ? "int<" : "bit<") + width + ">";
     }
+    case NodeKind::VarbitType: {
+        const auto& varbit = static_cast<const VarbitType&>(type);
+        return "varbit<" +
+               (varbit.widthExpr ? "(" + Expr(*varbit.widthExpr) + ")"
+                                 : std::to_string(varbit.width)) +
+               ">";
+    }
     case NodeKind::InfIntType:
         return "int";
     case NodeKind::BoolType:
@@ -821,6 +828,12 @@ Printer::Decl(const Declaration& declaration, int indent)
     case NodeKind::TableDecl:
         Table(static_cast<const TableDecl&>(declaration), indent);
         break;
+    case NodeKind::ValueSetDecl: {
+        const auto& decl = static_cast<const ValueSetDecl&>(declaration);
+        m_out << "value_set<" << TypeText(*decl.elementType) << ">(" << Expr(*decl.size) << ") "
+              << decl.name << ";\n";
+        break;
+    }
     default:
         // Fields, members, parameters and type parameters print as part of their parent.
         m_out << declaration.name << "\n";
@@ -982,6 +995,9 @@ VisitChildren(const Node& node, const ChildVisitor& visit)
     {
     case NodeKind::BitsType:
         visit(static_cast<const BitsType&>(node).widthExpr);
+        break;
+    case NodeKind::VarbitType:
+        visit(static_cast<const VarbitType&>(node).widthExpr);
         break;
     case NodeKind::NamedType:
         visit(static_cast<const NamedType&>(node).typeArgs);
@@ -1202,6 +1218,12 @@ VisitChildren(const Node& node, const ChildVisitor& visit)
     case NodeKind::TableDecl:
         visit(static_cast<const TableDecl&>(node).properties);
         break;
+    case NodeKind::ValueSetDecl: {
+        const auto& decl = static_cast<const ValueSetDecl&>(node);
+        visit(decl.elementType);
+        visit(decl.size);
+        break;
+    }
     case NodeKind::Parameter: {
         const auto& param = static_cast<const Parameter&>(node);
         visit(param.type);
@@ -1291,6 +1313,7 @@ NodeKindName(NodeKind kind)
     case NodeKind::name:                                                                       \
         return #name;
         INCSIM_P4_KIND_NAME(BitsType)
+        INCSIM_P4_KIND_NAME(VarbitType)
         INCSIM_P4_KIND_NAME(InfIntType)
         INCSIM_P4_KIND_NAME(BoolType)
         INCSIM_P4_KIND_NAME(ErrorType)
@@ -1349,6 +1372,7 @@ NodeKindName(NodeKind kind)
         INCSIM_P4_KIND_NAME(PackageTypeDecl)
         INCSIM_P4_KIND_NAME(ActionDecl)
         INCSIM_P4_KIND_NAME(TableDecl)
+        INCSIM_P4_KIND_NAME(ValueSetDecl)
         INCSIM_P4_KIND_NAME(Parameter)
         INCSIM_P4_KIND_NAME(TypeParameter)
         INCSIM_P4_KIND_NAME(Annotation)

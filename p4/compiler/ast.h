@@ -36,6 +36,7 @@ enum class NodeKind
 {
     // Types.
     BitsType,
+    VarbitType,
     InfIntType,
     BoolType,
     ErrorType,
@@ -97,6 +98,7 @@ enum class NodeKind
     PackageTypeDecl,
     ActionDecl,
     TableDecl,
+    ValueSetDecl,
     Parameter,
     TypeParameter,
     // Parts of the above.
@@ -215,6 +217,15 @@ struct BitsType : NodeOf<Type, NodeKind::BitsType>
 {
     using NodeOf::NodeOf;
     bool isSigned = false;
+    uint32_t width = 0;
+    std::unique_ptr<Expression> widthExpr;
+};
+
+/// varbit<W>: a header field of at most W bits whose length extract(hdr, bits) sets. For
+/// varbit<(expression)>, width is 0 until the checker evaluates widthExpr.
+struct VarbitType : NodeOf<Type, NodeKind::VarbitType>
+{
+    using NodeOf::NodeOf;
     uint32_t width = 0;
     std::unique_ptr<Expression> widthExpr;
 };
@@ -814,6 +825,15 @@ struct ActionDecl : NodeOf<Declaration, NodeKind::ActionDecl>
     using NodeOf::NodeOf;
     PtrList<Parameter> params;
     std::unique_ptr<BlockStmt> body;
+};
+
+/// value_set<bit<16>>(4) ports; in a parser: a set of values the control plane fills, used as a
+/// select label.
+struct ValueSetDecl : NodeOf<Declaration, NodeKind::ValueSetDecl>
+{
+    using NodeOf::NodeOf;
+    std::unique_ptr<Type> elementType;
+    std::unique_ptr<Expression> size;
 };
 
 /// One `expression : match_kind;` of a table key.

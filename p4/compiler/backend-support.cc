@@ -25,6 +25,16 @@ CheckNode(const ast::Node& node, Diagnostics& diags)
                     "function '" + function->name + "' (a function with a body)");
         return;
     }
+    if (const auto* valueSet = node.As<ast::ValueSetDecl>())
+    {
+        Unsupported(diags, valueSet->location, "value_set '" + valueSet->name + "'");
+        return;
+    }
+    if (node.Is<ast::VarbitType>())
+    {
+        Unsupported(diags, node.location, "varbit");
+        return;
+    }
     if (const auto* structDecl = node.As<ast::StructDecl>(); structDecl && structDecl->isUnion)
     {
         Unsupported(diags, structDecl->location, "header_union '" + structDecl->name + "'");

@@ -296,6 +296,10 @@ class Checker
             const auto* other = b->As<BitsType>();
             return bits->width == other->width && bits->isSigned == other->isSigned;
         }
+        if (const auto* varbit = a->As<VarbitType>())
+        {
+            return varbit->width == b->As<VarbitType>()->width;
+        }
         if (a->Is<NamedType>())
         {
             return NamedDecl(a) == NamedDecl(b);
@@ -404,6 +408,21 @@ class Checker
     }
 
     static bool IsBits(const Type* type) { return type && Canon(type)->Is<BitsType>(); }
+
+    /// Whether arithmetic, bitwise and ordering operators may take a `type` value: not a
+    /// varbit, bool, string, error, header, struct or stack (unknown types pass).
+    static bool IsArithmetic(const Type* type)
+    {
+        type = Canon(type);
+        if (!type || IsUnknown(type))
+        {
+            return true;
+        }
+        const Declaration* decl = NamedDecl(type);
+        return !type->Is<VarbitType>() && !type->Is<BoolType>() && !type->Is<StringType>() &&
+               !type->Is<ErrorType>() && !type->Is<StackType>() &&
+               !(decl && decl->Is<StructLikeDecl>());
+    }
     static bool IsBool(const Type* type) { return type && Canon(type)->Is<BoolType>(); }
 
     /// A generic type named with type arguments takes exactly as many as it has parameters
@@ -485,6 +504,24 @@ class Checker
             {
                 m_diags.Error(bits->location, "the width of a bit type must be a constant "
                                               "from 1 to " + std::to_string(kMaxBitWidth));
+            }
+        }
+        else if (auto* varbit = type->As<VarbitType>())
+        {
+            std::optional<uint64_t> width = varbit->width;
+            if (varbit->widthExpr)
+            {
+                CheckExpression(*varbit->widthExpr);
+                width = EvalConst(*varbit->widthExpr);
+            }
+            if (!width || *width == 0 || *width > kMaxBitWidth)
+            {
+                m_diags.Error(varbit->location, "the width of a varbit type must be a constant "
+                                                "from 1 to " + std::to_string(kMaxBitWidth));
+            }
+            else
+            {
+                varbit->width = static_cast<uint32_t>(*width);
             }
         }
         else if (auto* stack = type->As<StackType>())
@@ -608,6 +645,10 @@ class Checker
         if (const auto* instance = declaration.As<InstanceDecl>())
         {
             return Norm(instance->type.get());
+        }
+        if (const auto* valueSet = declaration.As<ValueSetDecl>())
+        {
+            return Norm(valueSet->elementType.get()); // as a select label: one of its values
         }
         auto member = m_memberTypes.find(&declaration);
         return member == m_memberTypes.end() ? nullptr : member->second;
@@ -760,10 +801,23 @@ class Checker
         }
         else if (auto* structLike = declaration.As<StructLikeDecl>())
         {
+            const StructField* varbit = nullptr;
             for (auto& field : structLike->fields)
             {
                 ResolveType(field->type.get());
                 CheckFieldType(*structLike, *field);
+                const Type* type = Canon(field->type.get());
+                if (type && type->Is<VarbitType>() && structLike->Is<HeaderDecl>())
+                {
+                    if (varbit)
+                    {
+                        m_diags.Error(field->location,
+                                      "header '" + structLike->name + "' has a second varbit "
+                                      "field '" + field->name + "' (after '" + varbit->name +
+                                          "'): a header has at most one");
+                    }
+                    varbit = field.get();
+                }
             }
             Declare(declaration);
         }
@@ -876,6 +930,23 @@ class Checker
         else if (auto* table = declaration.As<TableDecl>())
         {
             CheckTable(*table);
+            Declare(declaration);
+        }
+        else if (auto* valueSet = declaration.As<ValueSetDecl>())
+        {
+            ResolveType(valueSet->elementType.get());
+            CheckExpression(*valueSet->size);
+            if (m_context != Context::Parser)
+            {
+                m_diags.Error(valueSet->location, "value_set '" + valueSet->name +
+                                                      "' must be declared in a parser");
+            }
+            if (!IsCompileTimeKnown(*valueSet->size) || !EvalConst(*valueSet->size))
+            {
+                m_diags.Error(valueSet->size->location,
+                              ToString(*valueSet->size) + ": the size of value_set '" +
+                                  valueSet->name + "' must be a compile-time constant");
+            }
             Declare(declaration);
         }
         else
@@ -1025,7 +1096,7 @@ class Checker
         else if (decl.Is<HeaderDecl>())
         {
             const auto* enumDecl = typeDecl ? typeDecl->As<EnumDecl>() : nullptr;
-            allowed = type->Is<BitsType>() || type->Is<BoolType>() ||
+            allowed = type->Is<BitsType>() || type->Is<VarbitType>() || type->Is<BoolType>() ||
                       (enumDecl && enumDecl->underlyingType) ||
                       (typeDecl && typeDecl->Is<StructDecl>() && !IsUnion(typeDecl)) ||
                       (typeDecl && typeDecl->Is<TypedefDecl>());
@@ -1653,7 +1724,8 @@ class Checker
 
     /// Whether `expression` is known at compile time (P4_16 spec, "Compile-time known values"):
     /// literals, constants, enum and error members, a constructor's (directionless) parameters
-    /// outside actions, and operators, casts and lists of those.
+    /// outside actions, and operators, casts and lists of those. A value_set counts: as a select
+    /// label it stands for values the control plane fixes before packets run.
     bool IsCompileTimeKnown(const Expression& expression) const
     {
         if (expression.Is<IntegerLiteral>() || expression.Is<BoolLiteral>() ||
@@ -1667,6 +1739,7 @@ class Checker
             const Declaration* decl = name->resolved;
             const auto* parameter = decl ? decl->As<Parameter>() : nullptr;
             return !decl || decl->Is<ConstDecl>() || decl->Is<EnumMember>() ||
+                   decl->Is<ValueSetDecl>() ||
                    (parameter && parameter->direction == Direction::None &&
                     m_context != Context::Action);
         }
@@ -2666,8 +2739,21 @@ class Checker
                name == "maxSizeInBits" || name == "maxSizeInBytes";
     }
 
-    /// packet_in.extract(h) takes a header; extract(h, n) one with a varbit field, which incsim's
-    /// headers never have (the parser rejects varbit).
+    static bool HasVarbit(const StructLikeDecl& decl)
+    {
+        for (const auto& field : decl.fields)
+        {
+            const Type* type = Canon(field->type.get());
+            if (type && type->Is<VarbitType>())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// packet_in.extract(h) takes a header; extract(h, n) one with a varbit field. lookahead<T>
+    /// cannot look at a varbit (its length is unknown).
     void CheckExtract(const CallExpr& call)
     {
         const Expression* target = call.args.empty() ? nullptr : call.args[0]->value.get();
@@ -2684,7 +2770,7 @@ class Checker
                                                 "not " + TypeName(type));
             return;
         }
-        if (call.args.size() == 2)
+        if (call.args.size() == 2 && !HasVarbit(*decl->As<HeaderDecl>()))
         {
             m_diags.Error(target->location, ToString(*target) + ": extract with a length needs "
                                                 "a header with a varbit field, and header '" +
@@ -2954,6 +3040,18 @@ class Checker
             {
                 CheckExtract(call);
             }
+            if (externDecl->name == "packet_in" && member->member == "lookahead" &&
+                call.typeArgs.size() == 1)
+            {
+                const Declaration* looked = NamedDecl(Canon(call.typeArgs[0].get()));
+                const auto* header = looked ? looked->As<StructLikeDecl>() : nullptr;
+                const Type* direct = Canon(call.typeArgs[0].get());
+                if ((header && HasVarbit(*header)) || (direct && direct->Is<VarbitType>()))
+                {
+                    m_diags.Error(call.location, "lookahead<" + TypeName(call.typeArgs[0].get()) +
+                                                     "> cannot look at a varbit field");
+                }
+            }
             call.type = ReturnType(method->returnType.get(), method->typeParams, call);
             if (!externDecl->typeParams.empty() && NamedDecl(call.type) &&
                 NamedDecl(call.type)->Is<TypeParameter>())
@@ -3110,6 +3208,20 @@ class Checker
         }
         default:
             break;
+        }
+        if (binary.op != BinaryOp::Eq && binary.op != BinaryOp::Ne &&
+            binary.op != BinaryOp::Mask && binary.op != BinaryOp::Range)
+        {
+            for (const Expression* operand : {binary.left.get(), binary.right.get()})
+            {
+                if (!IsArithmetic(operand->type))
+                {
+                    m_diags.Error(operand->location, std::string("'") + ToString(binary.op) +
+                                                       "' needs numbers, not " +
+                                                       TypeName(operand->type));
+                    return;
+                }
+            }
         }
         const Type* common = Unify(*binary.left, *binary.right, binary.location);
         if (IsComparison(binary.op))

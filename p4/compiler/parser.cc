@@ -739,8 +739,11 @@ Parser::ParseNonStackType()
         }
         return ParseBitsType(true);
     case TokenKind::KwVarbit: {
-        Unsupported(token.location, "varbit");
-        return ParseBitsType(false);
+        Ptr<ast::BitsType> bits = ParseBitsType(false);
+        auto varbit = Make<ast::VarbitType>(bits->location);
+        varbit->width = bits->width;
+        varbit->widthExpr = std::move(bits->widthExpr);
+        return varbit;
     }
     case TokenKind::KwBool:
         return Make<ast::BoolType>(Advance().location);
@@ -1000,7 +1003,7 @@ Parser::ParseTopLevel()
         SkipDeclaration();
         return nullptr;
     case TokenKind::KwValueSet:
-        Unsupported(token.location, "value_set");
+        Error(token.location, "a value_set must be declared inside a parser");
         SkipDeclaration();
         return nullptr;
     case TokenKind::KwState:
@@ -1563,10 +1566,20 @@ Parser::ParseLocalDeclaration(bool allowInstances)
     {
     case TokenKind::KwConst:
         return ParseConst();
-    case TokenKind::KwValueSet:
-        Unsupported(Peek().location, "value_set");
-        SkipDeclaration();
-        return nullptr;
+    case TokenKind::KwValueSet: {
+        // value_set<T>(size) name;
+        auto decl = Make<ast::ValueSetDecl>(Advance().location);
+        Expect(TokenKind::Lt);
+        decl->elementType = ParseType();
+        Expect(TokenKind::Gt);
+        Expect(TokenKind::LParen);
+        decl->size = ParseExpression();
+        Expect(TokenKind::RParen);
+        decl->location = Peek().location;
+        decl->name = ExpectName("a value_set name");
+        ExpectSemicolon("the value_set declaration");
+        return decl;
+    }
     case TokenKind::Semicolon:
         Advance();
         return nullptr;
