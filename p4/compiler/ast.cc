@@ -435,6 +435,20 @@ std::string
 Printer::AnnotationText(const Annotation& annotation) const
 {
     std::string text = "@" + annotation.name;
+    if (annotation.isStructured)
+    {
+        text += "[";
+        for (size_t i = 0; i < annotation.args.size(); ++i)
+        {
+            text += (i == 0 ? "" : ", ") + Expr(*annotation.args[i]);
+        }
+        for (size_t i = 0; i < annotation.pairs.size(); ++i)
+        {
+            text += (i == 0 ? "" : ", ") + annotation.pairs[i]->name + " = " +
+                    Expr(*annotation.pairs[i]->value);
+        }
+        return text + "]";
+    }
     if (!annotation.hasBody)
     {
         return text;
@@ -663,7 +677,7 @@ Printer::Decl(const Declaration& declaration, int indent)
         m_out << (decl.kind == NodeKind::HeaderDecl          ? "header "
                   : structDecl && structDecl->isUnion ? "header_union "
                                                       : "struct ")
-              << decl.name << " {\n";
+              << decl.name << TypeParams(decl.typeParams) << " {\n";
         for (const auto& field : decl.fields)
         {
             Indent(indent + 1);
@@ -1232,6 +1246,7 @@ VisitChildren(const Node& node, const ChildVisitor& visit)
     }
     case NodeKind::Annotation:
         visit(static_cast<const Annotation&>(node).args);
+        visit(static_cast<const Annotation&>(node).pairs);
         break;
     case NodeKind::Argument:
         visit(static_cast<const Argument&>(node).value);

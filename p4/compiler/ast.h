@@ -160,6 +160,7 @@ struct NodeOf : Base
 
 struct Declaration;
 struct Expression;
+struct NamedExpr;
 struct BlockStmt;
 
 // ---------------------------------------------------------------------------------------------
@@ -178,6 +179,10 @@ struct Annotation : NodeOf<Node, NodeKind::Annotation>
     std::vector<std::unique_ptr<Expression>> args;
     bool hasBody = false;
     bool argsParsed = false;
+    /// @name[...]: a structured annotation, whose body is `args` (an expression list) or
+    /// `pairs` (key = value), never both.
+    bool isStructured = false;
+    std::vector<std::unique_ptr<NamedExpr>> pairs;
 
     /// The value of a single string argument (@name("x") -> "x").
     std::optional<std::string> StringArg() const;
@@ -684,6 +689,7 @@ struct StructLikeDecl : Declaration
     }
 
     PtrList<StructField> fields;
+    PtrList<TypeParameter> typeParams; // struct S<T> { T f; }: a generic struct or header
 
     /// The field called `fieldName`, or nullptr.
     const StructField* FindField(std::string_view fieldName) const;

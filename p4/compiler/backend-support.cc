@@ -30,6 +30,14 @@ CheckNode(const ast::Node& node, Diagnostics& diags)
         Unsupported(diags, valueSet->location, "value_set '" + valueSet->name + "'");
         return;
     }
+    if (const auto* structLike = node.As<ast::StructLikeDecl>();
+        structLike && !structLike->typeParams.empty())
+    {
+        Unsupported(diags, structLike->location,
+                    "generic " + std::string(structLike->Is<ast::HeaderDecl>() ? "header" : "struct") +
+                        " '" + structLike->name + "'");
+        return;
+    }
     if (node.Is<ast::VarbitType>())
     {
         Unsupported(diags, node.location, "varbit");

@@ -429,13 +429,34 @@ class Checker
     /// (register<T, I> of v1model 20200408 is not register<T> of 20180101).
     void CheckTypeArgumentCount(const NamedType& named)
     {
+        const Declaration* decl = named.resolved;
+        const auto* structLike = decl->As<StructLikeDecl>();
         if (named.typeArgs.empty())
         {
+            if (structLike && !structLike->typeParams.empty())
+            {
+                m_diags.Error(named.location, "'" + named.name + "' is generic: name it with " +
+                                                  "its type arguments (" + named.name + "<...>)");
+            }
             return;
         }
-        const Declaration* decl = named.resolved;
+        for (const auto& argument : named.typeArgs)
+        {
+            // p4c: a generic type instantiated with itself does not terminate.
+            const auto* inner = Canon(argument.get()) ? Canon(argument.get())->As<NamedType>()
+                                                      : nullptr;
+            if (inner && inner->resolved == decl)
+            {
+                m_diags.Error(argument->location, "'" + named.name + "' cannot be its own type "
+                                                  "argument");
+            }
+        }
         const PtrList<TypeParameter>* params = nullptr;
-        if (const auto* object = decl->As<ExternDecl>())
+        if (structLike)
+        {
+            params = &structLike->typeParams;
+        }
+        else if (const auto* object = decl->As<ExternDecl>())
         {
             params = &object->typeParams;
         }
@@ -473,14 +494,14 @@ class Checker
             {
                 m_diags.Error(named->location, "'" + named->name + "' is not declared");
             }
-            else
-            {
-                named->resolved = found->front();
-                CheckTypeArgumentCount(*named);
-            }
             for (auto& argument : named->typeArgs)
             {
                 ResolveType(argument.get());
+            }
+            if (found && !found->empty())
+            {
+                named->resolved = found->front();
+                CheckTypeArgumentCount(*named);
             }
         }
         else if (auto* bits = type->As<BitsType>())
@@ -801,24 +822,7 @@ class Checker
         }
         else if (auto* structLike = declaration.As<StructLikeDecl>())
         {
-            const StructField* varbit = nullptr;
-            for (auto& field : structLike->fields)
-            {
-                ResolveType(field->type.get());
-                CheckFieldType(*structLike, *field);
-                const Type* type = Canon(field->type.get());
-                if (type && type->Is<VarbitType>() && structLike->Is<HeaderDecl>())
-                {
-                    if (varbit)
-                    {
-                        m_diags.Error(field->location,
-                                      "header '" + structLike->name + "' has a second varbit "
-                                      "field '" + field->name + "' (after '" + varbit->name +
-                                          "'): a header has at most one");
-                    }
-                    varbit = field.get();
-                }
-            }
+            CheckFields(*structLike);
             Declare(declaration);
         }
         else if (auto* enumDecl = declaration.As<EnumDecl>())
@@ -1060,6 +1064,32 @@ class Checker
                           "method '" + method.name + "' of extern '" + externDecl.name +
                               "' cannot return the " + (*isParser ? "parser" : "control") +
                               " type " + TypeName(method.returnType.get()));
+        }
+    }
+
+    /// The fields of a header, struct or header_union (its type parameters in scope): their
+    /// types, and at most one varbit in a header.
+    void CheckFields(StructLikeDecl& structLike)
+    {
+        ScopeGuard scope(*this);
+        DeclareTypeParameters(structLike.typeParams);
+        const StructField* varbit = nullptr;
+        for (auto& field : structLike.fields)
+        {
+            ResolveType(field->type.get());
+            CheckFieldType(structLike, *field);
+            const Type* type = Canon(field->type.get());
+            if (type && type->Is<VarbitType>() && structLike.Is<HeaderDecl>())
+            {
+                if (varbit)
+                {
+                    m_diags.Error(field->location,
+                                  "header '" + structLike.name + "' has a second varbit field '" +
+                                      field->name + "' (after '" + varbit->name +
+                                      "'): a header has at most one");
+                }
+                varbit = field.get();
+            }
         }
     }
 

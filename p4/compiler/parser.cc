@@ -185,6 +185,8 @@ class Parser
     PtrList<ast::Parameter> ParseParams();
     ast::Annotations ParseAnnotations();
     Ptr<ast::Annotation> ParseAnnotation();
+    /// The body of @name[...] (the parser is at '[').
+    void ParseStructuredBody(ast::Annotation& annotation);
 
     // --- Declarations ------------------------------------------------------------------------
     Ptr<ast::Declaration> ParseTopLevel();
@@ -863,9 +865,71 @@ Parser::ParseAnnotations()
     ast::Annotations annotations;
     while (At(TokenKind::At))
     {
-        annotations.push_back(ParseAnnotation());
+        Ptr<ast::Annotation> annotation = ParseAnnotation();
+        for (const auto& previous : annotations)
+        {
+            // P4_16 spec, "Structured annotations": a name appears once per element.
+            if (annotation->isStructured && previous->isStructured &&
+                previous->name == annotation->name)
+            {
+                Error(annotation->location, "structured annotation @" + annotation->name +
+                                                " is given twice on the same element");
+            }
+        }
+        annotations.push_back(std::move(annotation));
     }
     return annotations;
+}
+
+void
+Parser::ParseStructuredBody(ast::Annotation& annotation)
+{
+    // @name[] | @name[e1, e2, ...] | @name[k1 = e1, k2 = e2, ...]
+    annotation.isStructured = true;
+    annotation.hasBody = true;
+    annotation.argsParsed = true;
+    Expect(TokenKind::LBracket);
+    if (Accept(TokenKind::RBracket))
+    {
+        return;
+    }
+    do
+    {
+        const ast::Expression* value = nullptr;
+        if (IsName(Peek()) && Peek(1).Is(TokenKind::Assign))
+        {
+            auto pair = Make<ast::NamedExpr>(Peek().location);
+            pair->name = Advance().text;
+            Advance();
+            pair->value = ParseExpression();
+            for (const auto& previous : annotation.pairs)
+            {
+                if (previous->name == pair->name)
+                {
+                    Error(pair->location, "key '" + pair->name + "' is given twice in @" +
+                                              annotation.name + "[...]");
+                }
+            }
+            value = pair->value.get();
+            annotation.pairs.push_back(std::move(pair));
+        }
+        else
+        {
+            annotation.args.push_back(ParseExpression());
+            value = annotation.args.back().get();
+        }
+        if (!annotation.pairs.empty() && !annotation.args.empty())
+        {
+            Error(value->location, "@" + annotation.name + "[...] mixes key = value pairs and "
+                                  "plain expressions; use one or the other");
+        }
+        if (value->Is<ast::ListExpr>() || value->Is<ast::StructExpr>())
+        {
+            Error(value->location, "a value in @" + annotation.name + "[...] must be a literal "
+                                  "or a constant expression, not a list");
+        }
+    } while (Accept(TokenKind::Comma) && !At(TokenKind::RBracket));
+    Expect(TokenKind::RBracket);
 }
 
 Ptr<ast::Annotation>
@@ -880,8 +944,8 @@ Parser::ParseAnnotation()
     annotation->name = Advance().text;
     if (At(TokenKind::LBracket))
     {
-        Unsupported(Peek().location, "a structured annotation @" + annotation->name + "[...]");
-        throw SyntaxError{};
+        ParseStructuredBody(*annotation);
+        return annotation;
     }
     if (!At(TokenKind::LParen))
     {
@@ -1083,11 +1147,8 @@ Parser::ParseStructLike()
     }
     decl->name = ExpectName(isHeader ? "a header name" : "a struct name");
     DeclareType(decl->name);
-    if (At(TokenKind::Lt))
-    {
-        Unsupported(Peek().location, isHeader ? "a generic header" : "a generic struct");
-        throw SyntaxError{};
-    }
+    TypeScope scope(m_typeScopes);
+    decl->typeParams = ParseTypeParams();
     const Token& open = Expect(TokenKind::LBrace);
     ParseBraced(open, [&] {
         ast::Annotations annotations = ParseAnnotations();

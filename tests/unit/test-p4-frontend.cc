@@ -863,9 +863,6 @@ TEST_CASE("unsupported P4 is reported by name, at its location", "[p4][frontend]
         const char* error;
     };
     const Case cases[] = {
-        {"struct S<T> { T f; }", "u.p4:1:9: error: a generic struct is not supported by incsim"},
-        {"@foo[k=1] const bit<8> X = 1;",
-         "u.p4:1:5: error: a structured annotation @foo[...] is not supported by incsim"},
         {"control C() { apply { break; } }",
          "u.p4:1:23: error: 'break' is not supported by incsim; there are no loops"},
         {"value_set<bit<8>>(4) vs;",
