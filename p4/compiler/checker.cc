@@ -1798,6 +1798,27 @@ class Checker
         }
     }
 
+    /// A value_set as a select label: a value set of structs matches one selector per field
+    /// (p4c checks no more than the count), any other one selector.
+    void CheckValueSetLabel(const ValueSetDecl& valueSet, const std::vector<const Type*>& types,
+                            Expression& label)
+    {
+        const Declaration* element = NamedDecl(Canon(valueSet.elementType.get()));
+        const auto* structDecl = element ? element->As<StructDecl>() : nullptr;
+        size_t count = structDecl ? structDecl->fields.size() : 1;
+        if (count != types.size())
+        {
+            m_diags.Error(label.location, "value_set '" + valueSet.name + "' matches " +
+                                              Plural(count, "key") + ", the select has " +
+                                              std::to_string(types.size()));
+            return;
+        }
+        if (!structDecl)
+        {
+            CheckMatches(types[0], label);
+        }
+    }
+
     /// The keys of a select case or a table entry against the selector/key types.
     void CheckKeyset(PtrList<Expression>& keys,
                      const std::vector<const Type*>& types,
@@ -1807,6 +1828,13 @@ class Checker
         {
             CheckExpression(*key);
             CheckKnownKey(*key);
+        }
+        const auto* name = keys.size() == 1 ? keys[0]->As<NameExpr>() : nullptr;
+        if (const auto* valueSet =
+                name && name->resolved ? name->resolved->As<ValueSetDecl>() : nullptr)
+        {
+            CheckValueSetLabel(*valueSet, types, *keys[0]);
+            return;
         }
         bool single = keys.size() == 1 &&
                       (keys[0]->Is<DefaultExpr>() || keys[0]->Is<DontCareExpr>());
@@ -2297,7 +2325,9 @@ class Checker
             size_t required = 0;
             for (const auto& parameter : *params)
             {
-                required += parameter->defaultValue ? 0 : 1;
+                bool optional = parameter->defaultValue ||
+                                FindAnnotation(parameter->annotations, "optional");
+                required += optional ? 0 : 1;
             }
             if (args.size() >= required && args.size() <= params->size())
             {

@@ -420,6 +420,36 @@ TEST_CASE("lexer handles comments, strings, keywords and bad characters", "[p4][
     CHECK(FirstErrorLine(string) == "test.p4:1:7: error: unterminated string literal");
 }
 
+TEST_CASE("lexer takes multi-line strings and free-form annotation bodies, as p4c",
+          "[p4][frontend]")
+{
+    // A string literal may span lines; the token is located where it starts, and the next
+    // token on the next line keeps its own line.
+    p4::Diagnostics strings;
+    auto tokens = LexText("x = \"two\nlines\"; y", strings);
+    REQUIRE(strings.ErrorCount() == 0);
+    REQUIRE(tokens.size() == 6);
+    CHECK(tokens[2].kind == TokenKind::String);
+    CHECK(tokens[2].stringValue == "two\nlines");
+    CHECK(tokens[2].location.line == 1);
+    CHECK(tokens[2].location.column == 5);
+    CHECK(tokens[4].location.line == 2);
+    CHECK(tokens[4].location.column == 9);
+
+    // Inside @name(...), a character P4 has no token for is kept (p4c's free-form bodies);
+    // outside it is still an error.
+    p4::Diagnostics annotation;
+    tokens = LexText("@scrabble(it's (nested) 42) x", annotation);
+    CHECK(annotation.ErrorCount() == 0);
+    CHECK(tokens[4].kind == TokenKind::Other);
+    CHECK(tokens[4].text == "'");
+    CHECK(tokens.back().kind == TokenKind::End);
+    CHECK(tokens[tokens.size() - 2].text == "x");
+    p4::Diagnostics outside;
+    LexText("@a(b) it's", outside);
+    CHECK(FirstErrorLine(outside) == "test.p4:1:9: error: unexpected character \'\'\'");
+}
+
 TEST_CASE("lexer follows line markers back to the original file", "[p4][frontend]")
 {
     p4::Diagnostics diags;
