@@ -1,5 +1,6 @@
 #include "p4/compiler/compile.h"
 
+#include "p4/compiler/backend-support.h"
 #include "p4/compiler/checker.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/midend.h"
@@ -60,7 +61,8 @@ ParseForBackend(const std::string& path, Diagnostics& diags, const FrontendOptio
             result.dependencies.push_back(file);
         }
     }
-    if (!program || diags.HasErrors() || !CheckProgram(*program, diags))
+    if (!program || diags.HasErrors() || !CheckProgram(*program, diags) ||
+        !CheckBackendSupport(*program, diags))
     {
         return nullptr;
     }
