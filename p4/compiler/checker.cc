@@ -1200,20 +1200,6 @@ class Checker
     /// V1Switch(MyParser(), ...): each argument must be a parser or control whose parameters
     /// match the architecture's declaration, with the package's type parameters (H, M) bound
     /// consistently across the arguments.
-    /// The argument for params[i]: the one named after it, or the unnamed one at position i.
-    static const Expression* ArgumentFor(const PtrList<Argument>& args,
-                                         const PtrList<Parameter>& params, size_t i)
-    {
-        for (const auto& argument : args)
-        {
-            if (!argument->name.empty() && argument->name == params[i]->name)
-            {
-                return argument->value.get();
-            }
-        }
-        return i < args.size() && args[i]->name.empty() ? args[i]->value.get() : nullptr;
-    }
-
     void CheckPackageArguments(const PackageTypeDecl& package, PtrList<Argument>& args)
     {
         std::map<const Declaration*, const Type*> bindings;
