@@ -6,6 +6,7 @@
 #include <ns3/simulator.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace incsim::onepipe::apps
 {
@@ -549,24 +550,23 @@ TpccApp::ApplyResync(const TpccMessage& message)
     m_held.reset();
     const int64_t nowNs = NowPs() / kPsPerNs;
     size_t next = 0;
-    for (const TpccMessage::LogEntry& entry : message.log)
-    {
-        for (; next < held.size() && held[next].ts < entry.ts; ++next)
+    const auto serveHeldBelow = [this, &held, &next](uint64_t ts) {
+        for (; next < held.size() && held[next].ts < ts; ++next)
         {
             Serve(held[next].src, m_shared.messages.Get(held[next].tag), held[next].tag,
                   held[next].ts);
         }
+    };
+    for (const TpccMessage::LogEntry& entry : message.log)
+    {
+        serveHeldBelow(entry.ts);
         for (const txn::HistoryOp& op : entry.ops)
         {
             Install(op);
         }
         m_log->Append(entry.initiator, entry.attempt, entry.ops, nowNs, true);
     }
-    for (; next < held.size(); ++next)
-    {
-        Serve(held[next].src, m_shared.messages.Get(held[next].tag), held[next].tag,
-              held[next].ts);
-    }
+    serveHeldBelow(std::numeric_limits<uint64_t>::max());
     m_shared.failures.resyncs.push_back(TpccShared::Failures::Resync{
         m_id, m_rejoinedPs, NowPs(), message.log.size(), Bytes(message)});
 }
@@ -727,9 +727,7 @@ TpccApp::ServeCommit(TpccMessage& message, uint64_t tag)
     {
         if (op.type == txn::AccessType::Write)
         {
-            Entry& e = m_store[op.key];
-            e.value = op.value;
-            ++e.version;
+            Install(op);
             m_ops.push_back(op);
         }
     }
