@@ -268,7 +268,7 @@ OnePipeEndpoint::SendPrepareAck(uint32_t src, uint32_t next)
     }
     Header header;
     header.messageTs = m_host->Timestamp();
-    header.barrier = header.messageTs;
+    header.barrier = m_host->LinkBarrier(header.messageTs);
     header.psn = next;
     header.opcode = Opcode::PrepareAck;
     header.Write(m_packet.data());
@@ -361,7 +361,7 @@ OnePipeEndpoint::Transmit(std::vector<Outgoing> scattering, int64_t apiPs)
         {
             Header header;
             header.messageTs = ts;
-            header.barrier = ts;
+            header.barrier = m_host->LinkBarrier(ts);
             header.psn = m_psn[message.dst]++;
             header.opcode = Opcode::Data;
             header.flags = f + 1 == fragments ? kFlagEndOfMessage : 0;
@@ -672,7 +672,7 @@ OnePipeEndpoint::SendControl(uint32_t dst, Opcode opcode, const std::vector<uint
     }
     Header header;
     header.messageTs = m_host->Timestamp();
-    header.barrier = header.messageTs;
+    header.barrier = m_host->LinkBarrier(header.messageTs);
     header.opcode = opcode;
     header.Write(m_packet.data());
     AckHeader acks{feedbackNs, static_cast<uint16_t>(sequences.size())};

@@ -91,9 +91,38 @@ OnePipeHost::SendBeacon()
     }
     if (m_host->IsUp())
     {
+        ProcessBeaconsToNic(m_nextBeaconTs);
         SendBeaconNow();
     }
     ScheduleBeacon();
+}
+
+void
+OnePipeHost::ProcessBeaconsToNic(uint64_t round)
+{
+    if (m_config.receiveLoss <= 0)
+    {
+        return;
+    }
+    m_nicViews.resize(m_processes.size());
+    // Only a process whose beacon of this round was lost holds the host back: the others'
+    // timestamps are at or above the host's clock, as they were without loss.
+    m_nicBarrier = UINT64_MAX;
+    m_nicCommit = UINT64_MAX;
+    for (size_t p = 0; p < m_processes.size(); ++p)
+    {
+        NicView& view = m_nicViews[p];
+        if (LostOnReceive())
+        {
+            m_nicBarrier = std::min(m_nicBarrier, view.barrier);
+            m_nicCommit = std::min(m_nicCommit, view.commit);
+        }
+        else
+        {
+            view.barrier = round;
+            view.commit = std::min(m_clock.Now(), m_processes[p]->OldestUnacked());
+        }
+    }
 }
 
 bool
@@ -101,7 +130,7 @@ OnePipeHost::SendBeaconNow()
 {
     Header header;
     header.messageTs = Timestamp();
-    header.barrier = header.messageTs;
+    header.barrier = LinkBarrier(header.messageTs);
     if (m_config.reliable)
     {
         header.commitBarrier = CommitBarrier();
@@ -128,7 +157,7 @@ OnePipeHost::CommitBarrier()
     {
         commit = std::min(commit, process->OldestUnacked());
     }
-    return commit;
+    return std::min(commit, m_nicCommit);
 }
 
 void

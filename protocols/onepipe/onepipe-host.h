@@ -8,6 +8,7 @@
 #include <ns3/event-id.h>
 #include <ns3/object.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -100,12 +101,18 @@ class OnePipeHost : public ns3::Object
     /// "random message drop in lib1pipe receiver", for data, ACKs, prepares and beacons alike.
     bool LostOnReceive();
     HostNode& Host() const { return *m_host; }
+    /// The barrier the host's packets carry with timestamp `ts`: `ts`, or the NIC's view of
+    /// its processes while one's last beacon to it was lost (m_nicViews).
+    uint64_t LinkBarrier(uint64_t ts) const { return std::min(ts, m_nicBarrier); }
 
   private:
     void DoDispose() override;
     void ScheduleBeacon();
     void WaitForBeaconTime();
     void SendBeacon();
+    /// With receive loss: each process's beacon of this round reaches the NIC's
+    /// representative unless dropped (see m_nicViews).
+    void ProcessBeaconsToNic(uint64_t round);
     void ReceiveBeacon(const Frame& frame);
     /// A join beacon: the switch has this host's port out until its barrier passes `ts`.
     void Join(uint64_t ts);
@@ -132,6 +139,20 @@ class OnePipeHost : public ns3::Object
     uint64_t m_joinedAt = 0;
     int64_t m_lastJoinPs = 0;
     std::vector<OnePipeEndpoint*> m_processes;
+    /// With receive loss only: what the NIC's representative last heard from each process,
+    /// the round and the commit barrier of its last beacon that reached it (paper 7.1: "a CPU
+    /// core as representative of each switch and NIC"; spec [D] 8: the NIC aggregates its
+    /// processes' barriers). A lib1pipe receiver drops each with `receive_loss`.
+    struct NicView
+    {
+        uint64_t barrier = 0;
+        uint64_t commit = 0;
+    };
+    std::vector<NicView> m_nicViews;
+    /// The minima over the processes whose last beacon was lost (none: no bound): the host's
+    /// barriers stay at or below them.
+    uint64_t m_nicBarrier = UINT64_MAX;
+    uint64_t m_nicCommit = UINT64_MAX;
     ns3::EventId m_beaconEvent;
 };
 

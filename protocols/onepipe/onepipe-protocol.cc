@@ -294,8 +294,8 @@ OnePipeProtocol::ParamsSpec()
                "full")
         .Field("receive_loss", Spec::Number().Min(0).Below(1),
                "probability that lib1pipe drops a 1Pipe packet it receives (data, ACK, "
-               "prepare, beacon), at every host and at every host representative: the paper's "
-               "Fig. 9b loss, \"random message drop in lib1pipe receiver\" (link loss is "
+               "prepare, beacon), at every host, at every host representative, and each "
+               "process's beacon to its NIC's representative: the paper's Fig. 9b loss, \"random message drop in lib1pipe receiver\" (link loss is "
                "/links/loss)",
                0.0)
         .Field("ack_timeout", Spec::Duration().Min(1),
