@@ -1395,11 +1395,14 @@ Parser::ParseSelect()
 {
     auto select = Make<ast::SelectExpr>(Advance().location);
     Expect(TokenKind::LParen);
-    do
+    if (!Accept(TokenKind::RParen))   // `select()`: the grammar's expressionList may be empty
     {
-        select->selectors.push_back(ParseExpression());
-    } while (Accept(TokenKind::Comma));
-    Expect(TokenKind::RParen);
+        do
+        {
+            select->selectors.push_back(ParseExpression());
+        } while (Accept(TokenKind::Comma));
+        Expect(TokenKind::RParen);
+    }
     const Token& open = Expect(TokenKind::LBrace);
     ParseBraced(open, [&] {
         auto selectCase = Make<ast::SelectCase>(Peek().location);

@@ -1,7 +1,8 @@
 // Parser selects: values, a mask (&&&), a range (..) and default in first-match order; a tuple
-// with `_`; lookahead<bit<16>>() choosing without consuming; explicit reject, verify(), NoMatch
-// (no default) and PacketTooShort. Ingress sends each packet, unchanged, to a port naming its
-// parse path: by parser_error first, then by which headers are valid.
+// with `_`; an empty select(); lookahead<bit<16>>() choosing without consuming; explicit
+// reject, verify(), NoMatch (no default) and PacketTooShort. Ingress sends each packet,
+// unchanged, to a port naming its parse path: by parser_error first, then by which headers
+// are valid.
 // The v1model version (p4c's V1MODEL_VERSION) this program is written for: ports are bit<9>.
 #define V1MODEL_VERSION 20180101
 #include <core.p4>
@@ -59,7 +60,9 @@ parser MyParser(packet_in packet, out headers_t hdr, inout metadata_t meta,
 
     state parse_val {
         packet.extract(hdr.val);
-        transition accept;
+        transition select() {   // no selectors: only default can match
+            default: accept;
+        }
     }
 
     state parse_mask {
