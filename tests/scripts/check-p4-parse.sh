@@ -30,4 +30,7 @@ status=0
 [ "$status" -eq 2 ] || { echo "p4 check of an empty file: expected exit 2, got $status"; exit 1; }
 grep -q "^$work/empty.p4:1:1: error: the program instantiates no package 'main'" "$work/empty-err" \
     || { echo "p4 check of an empty file: unexpected message:"; cat "$work/empty-err"; exit 1; }
+# --library: a file of declarations without `main` (p4/lib/headers.p4) checks clean.
+"$incsim" p4 check --library p4/lib/headers.p4 > "$work/library"
+grep -q "headers.p4: ok" "$work/library"
 echo "p4 parse and check ok"
