@@ -26,10 +26,11 @@ Generator::Lookahead(const CallExpr& call)
         m_pre.push_back(result + ".valid = true;");
         return result;
     }
-    if (const auto* decl = StructOf(type); decl || type->Is<StackType>() || IsWide(type))
+    if (const auto* decl = StructOf(type);
+        decl || type->Is<StackType>() || IsWide(type) || IsBool(type))
     {
-        // A struct (of scalars, headers, stacks, structs) or a wide value: loaded field by
-        // field from the bits ahead, as extracting them one after the other would.
+        // A struct (of scalars, headers, stacks, structs), a wide value or a bool: loaded
+        // field by field from the bits ahead, as extracting them one after the other would.
         std::vector<std::string> loads;
         const size_t bits = LoadAhead(result, type, 0, call.location, loads);
         m_pre.push_back(NeedBytes(std::to_string((bits + 7) / 8)));
@@ -38,7 +39,7 @@ Generator::Lookahead(const CallExpr& call)
         return result;
     }
     const unsigned width = Width(type);
-    if (width == 0 || width > 64 || IsBool(type))
+    if (width == 0)
     {
         Unsupported(call.location, "lookahead<" + ToString(*call.typeArgs[0]) + ">");
         return "0";

@@ -1,5 +1,5 @@
-// lookahead<T> of types that are not headers: a struct (bit fields, a bool, a header inside), and
-// a value wider than 64 bits; and extract<H>(_), which skips a header. Nothing is consumed by
+// lookahead<T> of types that are not headers: a struct (bit fields, a bool, a header inside), a
+// bool, and a value wider than 64 bits; and extract<H>(_), which skips a header. Nothing is consumed by
 // lookahead: the extracts after it read the same bytes.
 #define V1MODEL_VERSION 20180101
 #include <core.p4>
@@ -29,6 +29,7 @@ header out_t {
     bit<8> innerValid;
     bit<8> wideHigh;  // bits 79..72 of the first 80 bits
     bit<8> wideLow;   // bits 7..0
+    bit<8> first;     // lookahead<bool>: the first bit
 }
 
 struct headers_t {
@@ -43,6 +44,7 @@ parser MyParser(packet_in packet, out headers_t hdr, inout metadata_t meta,
     state start {
         ahead_t ahead = packet.lookahead<ahead_t>();
         bit<80> wide = packet.lookahead<bit<80>>();
+        bool first = packet.lookahead<bool>();
         hdr.o.setValid();
         hdr.o.flag = (bit<8>)(bit<1>)ahead.flag;
         hdr.o.kind = (bit<8>)ahead.kind;
@@ -51,6 +53,7 @@ parser MyParser(packet_in packet, out headers_t hdr, inout metadata_t meta,
         hdr.o.innerValid = ahead.inner.isValid() ? 8w1 : 8w0;
         hdr.o.wideHigh = wide[79:72];
         hdr.o.wideLow = wide[7:0];
+        hdr.o.first = first ? 8w0xF1 : 8w0xF0;
         packet.extract<skip_t>(_);
         packet.extract(hdr.tail);
         transition accept;
