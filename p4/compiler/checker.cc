@@ -505,6 +505,7 @@ class Checker
             {
                 named->resolved = found->front();
                 CheckTypeArgumentCount(*named);
+                CheckHeaderTypeArguments(*named);
             }
         }
         else if (auto* bits = type->As<BitsType>())
@@ -1149,11 +1150,7 @@ class Checker
         }
         else if (decl.Is<HeaderDecl>())
         {
-            const auto* enumDecl = typeDecl ? typeDecl->As<EnumDecl>() : nullptr;
-            allowed = type->Is<BitsType>() || type->Is<VarbitType>() || type->Is<BoolType>() ||
-                      (enumDecl && enumDecl->underlyingType) ||
-                      (typeDecl && typeDecl->Is<StructDecl>() && !IsUnion(typeDecl)) ||
-                      (typeDecl && typeDecl->Is<TypedefDecl>());
+            allowed = HeaderFieldAllowed(type);
         }
         else
         {
@@ -1165,6 +1162,57 @@ class Checker
             m_diags.Error(field.location, "field '" + field.name + "' of " + KindName(decl) +
                                               " '" + decl.name + "' cannot have type " +
                                               TypeName(field.type.get()));
+        }
+    }
+
+    /// Whether a header field may have type `type`: bits, varbit, bool, a serializable enum,
+    /// a `type`, a type parameter (checked where the header is named with its arguments), or a
+    /// struct whose fields are all of those.
+    static bool HeaderFieldAllowed(const Type* type, int depth = 0)
+    {
+        type = Canon(type);
+        if (!type || depth > 64 || (IsUnknown(type) && !type->Is<TupleType>()))
+        {
+            return true;
+        }
+        const Declaration* typeDecl = NamedDecl(type);
+        const auto* enumDecl = typeDecl ? typeDecl->As<EnumDecl>() : nullptr;
+        const auto* structDecl = typeDecl ? typeDecl->As<StructDecl>() : nullptr;
+        if (structDecl && !structDecl->isUnion)
+        {
+            return std::all_of(structDecl->fields.begin(), structDecl->fields.end(),
+                               [&](const auto& field) {
+                                   return HeaderFieldAllowed(field->type.get(), depth + 1);
+                               });
+        }
+        return type->Is<BitsType>() || type->Is<VarbitType>() || type->Is<BoolType>() ||
+               (enumDecl && enumDecl->underlyingType) ||
+               (typeDecl && typeDecl->Is<TypedefDecl>());
+    }
+
+    /// A generic header named with its type arguments (`t<y>`): each field typed by a type
+    /// parameter, with the argument in its place, must be what a header field may hold.
+    void CheckHeaderTypeArguments(const NamedType& named)
+    {
+        const auto* header = named.resolved ? named.resolved->As<HeaderDecl>() : nullptr;
+        if (!header || header->typeParams.size() != named.typeArgs.size())
+        {
+            return;
+        }
+        for (const auto& field : header->fields)
+        {
+            const auto* fieldType = field->type ? field->type->As<NamedType>() : nullptr;
+            for (size_t i = 0; fieldType && i < header->typeParams.size(); ++i)
+            {
+                if (fieldType->resolved == header->typeParams[i].get() &&
+                    !HeaderFieldAllowed(named.typeArgs[i].get()))
+                {
+                    m_diags.Error(named.typeArgs[i]->location,
+                                  "field '" + field->name + "' of header '" + header->name +
+                                      "' cannot have type " +
+                                      TypeName(named.typeArgs[i].get()));
+                }
+            }
         }
     }
 
