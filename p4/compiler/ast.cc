@@ -1519,6 +1519,24 @@ Canon(const Type* type)
     return type;
 }
 
+const Type*
+Representation(const Type* type)
+{
+    for (int depth = 0; type && depth < 64; ++depth)
+    {
+        type = Canon(type);
+        const auto* named = type ? type->As<NamedType>() : nullptr;
+        const auto* typeDef =
+            named && named->resolved ? named->resolved->As<TypedefDecl>() : nullptr;
+        if (!typeDef)
+        {
+            return type;
+        }
+        type = typeDef->type.get();
+    }
+    return type;
+}
+
 const Expression*
 ArgumentFor(const PtrList<Argument>& args, const PtrList<Parameter>& params, size_t i)
 {
@@ -1543,7 +1561,7 @@ NamedDecl(const Type* type)
 unsigned
 ScalarWidth(const Type* type)
 {
-    type = Canon(type);
+    type = Representation(type);
     if (!type)
     {
         return 0;
@@ -1573,7 +1591,7 @@ ScalarWidth(const Type* type)
 bool
 IsSignedScalar(const Type* type)
 {
-    type = Canon(type);
+    type = Representation(type);
     if (const auto* bits = type ? type->As<BitsType>() : nullptr)
     {
         return bits->isSigned;

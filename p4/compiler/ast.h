@@ -949,10 +949,14 @@ void ForEachChild(Node& node, const std::function<void(Node&)>& visit);
 /// Follows typedefs to the type they name (at most 64 deep; null stays null). A `type`
 /// declaration is a new type: Canon stops at it.
 const Type* Canon(const Type* type);
+/// Canon, then through `type` declarations too: how a value is represented (a `type T' = T`
+/// is T once the checker has kept the two apart).
+const Type* Representation(const Type* type);
 /// The declaration a (typedef'd) named type refers to, or nullptr.
 const Declaration* NamedDecl(const Type* type);
-/// Width in bits of a scalar type: bit/int, bool, serializable enum; 32 for enums and errors
-/// (as the back end numbers them); 0 for anything else (structs, headers, stacks, InfInt).
+/// Width in bits of a scalar type: bit/int, bool, serializable enum, a `type` of one; 32 for
+/// enums and errors (as the back end numbers them); 0 for anything else (structs, headers,
+/// stacks, InfInt).
 unsigned ScalarWidth(const Type* type);
 /// int<N>, or a serializable enum over one.
 bool IsSignedScalar(const Type* type);

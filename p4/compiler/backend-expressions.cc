@@ -72,12 +72,7 @@ Generator::Value(const Expression& expression)
     }
     if (const auto* ternary = expression.As<TernaryExpr>())
     {
-        const std::string condition = Value(*ternary->condition);
-        ++m_conditional;
-        std::string a = Operand(*ternary->ifTrue, width);
-        std::string b = Operand(*ternary->ifFalse, width);
-        --m_conditional;
-        return fmt::format("({} ? {} : {})", condition, a, b);
+        return TernaryValue(*ternary);
     }
     if (const auto* cast = expression.As<CastExpr>())
     {
@@ -261,10 +256,20 @@ Generator::BinaryValue(const BinaryExpr& binary)
     if (op == BinaryOp::And || op == BinaryOp::Or)
     {
         const std::string left = Value(*binary.left);
-        ++m_conditional;
-        const std::string right = Value(*binary.right);
-        --m_conditional;
-        return fmt::format("({} {} {})", left, op == BinaryOp::And ? "&&" : "||", right);
+        std::vector<std::string> rightPre;
+        const std::string right = Hoisting(rightPre, [&] { return Value(*binary.right); });
+        if (rightPre.empty())
+        {
+            return fmt::format("({} {} {})", left, op == BinaryOp::And ? "&&" : "||", right);
+        }
+        // The right operand hoists statements (a table apply): they run only when the left
+        // one does not decide, as C++'s && and || would.
+        const std::string result = Temp("shortCircuit");
+        m_pre.push_back(fmt::format("bool {} = {};", result, left));
+        m_pre.push_back(fmt::format("if ({}{}) {{", op == BinaryOp::And ? "" : "!", result));
+        Nest(rightPre, result + " = " + right + ";");
+        m_pre.push_back("}");
+        return result;
     }
     if (op == BinaryOp::Mask || op == BinaryOp::Range)
     {
@@ -279,8 +284,13 @@ Generator::BinaryValue(const BinaryExpr& binary)
                             op == BinaryOp::Le || op == BinaryOp::Gt || op == BinaryOp::Ge;
     if (comparison && (StructOf(leftType) || Canon(leftType)->Is<StackType>()))
     {
-        Unsupported(binary.location, "comparing headers or structs");
-        return "false";
+        if (op != BinaryOp::Eq && op != BinaryOp::Ne)
+        {
+            Unsupported(binary.location, "ordering headers or structs");
+            return "false";
+        }
+        const std::string equal = Equal(Value(*binary.left), Value(*binary.right), leftType);
+        return op == BinaryOp::Eq ? equal : "!" + equal;
     }
     if (width > 64 || (op == BinaryOp::Concat && Width(binary.type) > 64))
     {
@@ -340,6 +350,88 @@ Generator::BinaryValue(const BinaryExpr& binary)
         // The remaining operators are spelled alike in P4 and C++.
         return fmt::format("({} {} {})", a, ToString(op), b);
     }
+}
+
+std::string
+Generator::Equal(const std::string& a, const std::string& b, const Type* type)
+{
+    type = Canon(type);
+    if (const auto* stack = type->As<StackType>())
+    {
+        std::string all;
+        for (uint32_t i = 0; i < stack->count; ++i)
+        {
+            all += fmt::format("{}{}", i == 0 ? "" : " && ",
+                               Equal(fmt::format("{}.element[{}]", a, i),
+                                     fmt::format("{}.element[{}]", b, i), stack->element.get()));
+        }
+        return stack->count == 0 ? "true" : "(" + all + ")";
+    }
+    const StructLikeDecl* decl = StructOf(type);
+    if (!decl)
+    {
+        return fmt::format("({} == {})", a, b);
+    }
+    std::string fields;
+    for (const auto& field : decl->fields)
+    {
+        fields += fmt::format("{}{}", fields.empty() ? "" : " && ",
+                              Equal(a + "." + field->name + "_", b + "." + field->name + "_",
+                                    field->type.get()));
+    }
+    if (fields.empty())
+    {
+        fields = "true";
+    }
+    if (!decl->Is<HeaderDecl>())
+    {
+        return "(" + fields + ")";
+    }
+    // Two headers are equal when both are invalid, or both are valid with equal fields.
+    return fmt::format("({0}.valid == {1}.valid && (!{0}.valid || ({2})))", a, b, fields);
+}
+
+std::string
+Generator::TernaryValue(const TernaryExpr& ternary)
+{
+    const unsigned width = Width(Canon(ternary.type));
+    const std::string condition = Value(*ternary.condition);
+    std::vector<std::string> truePre;
+    std::vector<std::string> falsePre;
+    const std::string a = Hoisting(truePre, [&] { return Operand(*ternary.ifTrue, width); });
+    const std::string b = Hoisting(falsePre, [&] { return Operand(*ternary.ifFalse, width); });
+    if (truePre.empty() && falsePre.empty())
+    {
+        return fmt::format("({} ? {} : {})", condition, a, b);
+    }
+    // A branch hoists statements (a table apply): they run only on that branch.
+    const std::string result = Temp("choice");
+    m_pre.push_back(fmt::format("{} {}{{}};", ValueType(ternary.type, ternary.location), result));
+    m_pre.push_back(fmt::format("if ({}) {{", condition));
+    Nest(truePre, result + " = " + a + ";");
+    m_pre.push_back("} else {");
+    Nest(falsePre, result + " = " + b + ";");
+    m_pre.push_back("}");
+    return result;
+}
+
+std::string
+Generator::Hoisting(std::vector<std::string>& hoisted, const std::function<std::string()>& value)
+{
+    std::swap(m_pre, hoisted);
+    const std::string result = value();
+    std::swap(m_pre, hoisted);
+    return result;
+}
+
+void
+Generator::Nest(const std::vector<std::string>& hoisted, const std::string& last)
+{
+    for (const std::string& line : hoisted)
+    {
+        m_pre.push_back("    " + line);
+    }
+    m_pre.push_back("    " + last);
 }
 
 std::string
@@ -457,6 +549,38 @@ Generator::LValue(const Expression& expression)
 }
 
 std::string
+Generator::Store(const Expression& target, const std::string& value)
+{
+    const auto* slice = target.As<SliceExpr>();
+    if (!slice)
+    {
+        return LValue(target) + " = " + value + ";";
+    }
+    // Nested slices (`n[7:4][3:0]`) select bits of the innermost object: offsets add up.
+    const Expression* object = &target;
+    uint64_t low = 0;
+    while (const auto* inner = object->As<SliceExpr>())
+    {
+        const auto innerLow = EvalConst(*inner->low);
+        if (!innerLow || !EvalConst(*inner->high))
+        {
+            Fail(inner->location, "slice bounds must be constants with high >= low");
+            return "";
+        }
+        low += *innerLow;
+        object = inner->object.get();
+    }
+    if (Width(object->type) > 64)
+    {
+        Unsupported(slice->location, "this slice as an assignment target");
+        return "";
+    }
+    const uint64_t high = low + Width(slice->type) - 1;
+    return fmt::format("{0} = p4rt::ReplaceSlice({0}, {1}, {2}, {3});", LValue(*object), high,
+                       low, value);
+}
+
+std::string
 Generator::ValueFor(const Expression& value, const Type* to)
 {
     const unsigned width = Width(to);
@@ -472,18 +596,9 @@ Generator::Assign(const Expression& target, const Expression& value, CodeWriter&
 {
     if (const auto* slice = target.As<SliceExpr>())
     {
-        const auto high = EvalConst(*slice->high);
-        const auto low = EvalConst(*slice->low);
-        if (!high || !low || Width(slice->object->type) > 64)
-        {
-            Unsupported(slice->location, "this slice as an assignment target");
-            return;
-        }
-        const std::string object = LValue(*slice->object);
-        const std::string v = ValueFor(value, slice->type);
+        const std::string store = Store(target, ValueFor(value, slice->type));
         Flush(out);
-        out.Line(fmt::format("{0} = p4rt::ReplaceSlice({0}, {1}, {2}, {3});", object, *high,
-                             *low, v));
+        out.Line(store);
         return;
     }
     const Type* targetType = Canon(target.type);

@@ -33,18 +33,18 @@ Generator::ExternFunction(const CallExpr& call, const FunctionDecl& function, Co
     else if (runtime == R::Hash && inControl)
     {
         const unsigned width = Width(arg(0).type);
-        const std::string target = LValue(arg(0));
         const std::string algorithm = HashAlgorithm(arg(1));
         const std::string base = Value(arg(2));
         const std::string max = Value(arg(4));
         const PackedInput input = Pack(arg(3));
+        const std::string store =
+            Store(arg(0), Masked(fmt::format("p4rt::ReduceHash({}, {}, {})",
+                                             HashOf(algorithm, input), base, max),
+                                 width));
         Flush(out);
         out.Open("");
         EmitPacked(input, out);
-        out.Line(fmt::format("{} = {};", target,
-                             Masked(fmt::format("p4rt::ReduceHash({}, {}, {})",
-                                                HashOf(algorithm, input), base, max),
-                                    width)));
+        out.Line(store);
         out.Close();
     }
     else if ((runtime == R::UpdateChecksum || runtime == R::VerifyChecksum) && inControl)

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -184,10 +185,23 @@ class Generator
     std::string SliceValue(const SliceExpr& slice);
     std::string UnaryValue(const UnaryExpr& unary);
     std::string BinaryValue(const BinaryExpr& binary);
+    std::string TernaryValue(const TernaryExpr& ternary);
+    /// Whether the C++ objects `a` and `b` of P4 type `type` are equal: field by field, a
+    /// header's validity first, a stack's elements in turn.
+    std::string Equal(const std::string& a, const std::string& b, const Type* type);
+    /// Runs `value` with the statements it hoists collected in `hoisted` rather than
+    /// m_pre, for an operand that is evaluated only sometimes (&&, ||, ?:).
+    std::string Hoisting(std::vector<std::string>& hoisted,
+                         const std::function<std::string()>& value);
+    /// Appends `hoisted` and then `last` to m_pre, as the body of a block opened there.
+    void Nest(const std::vector<std::string>& hoisted, const std::string& last);
     std::string CastValue(const CastExpr& cast);
     std::string CallValue(const CallExpr& call);
     bool IsPacketParam(const Expression& expression) const;
     std::string LValue(const Expression& expression);
+    /// The statement that stores the C++ value `value` into `target`: an lvalue, or a slice
+    /// of one (nested slices too).
+    std::string Store(const Expression& target, const std::string& value);
     /// `value`, converted for storing into something of type `to`.
     std::string ValueFor(const Expression& value, const Type* to);
     /// Statements for `target = value`.
@@ -282,6 +296,10 @@ class Generator
     // -----------------------------------------------------------------------------------
 
     std::string Lookahead(const CallExpr& call);
+    /// Lines that load `object`, of type `type`, from the packet `bitOffset` bits past `off`;
+    /// returns the bits it takes.
+    size_t LoadAhead(const std::string& object, const Type* type, size_t bitOffset,
+                     const SourceLocation& where, std::vector<std::string>& lines);
     std::string ParserError(const std::string& error);
     std::string NeedBytes(const std::string& bytes);
     void PacketCall(const CallExpr& call, const std::string& method, CodeWriter& out);
@@ -354,7 +372,6 @@ class Generator
     std::vector<const InstanceDecl*> m_externOrder;
     Context m_context = Context::Control;
     std::vector<std::string> m_pre;
-    int m_conditional = 0;
     unsigned m_tempCount = 0;
     unsigned m_maxEmitBytes = 0;
     unsigned m_wideConstantCount = 0;

@@ -26,8 +26,20 @@ Generator::Lookahead(const CallExpr& call)
         m_pre.push_back(result + ".valid = true;");
         return result;
     }
+    if (const auto* decl = StructOf(type);
+        decl || type->Is<StackType>() || IsWide(type) || IsBool(type))
+    {
+        // A struct (of scalars, headers, stacks, structs), a wide value or a bool: loaded
+        // field by field from the bits ahead, as extracting them one after the other would.
+        std::vector<std::string> loads;
+        const size_t bits = LoadAhead(result, type, 0, call.location, loads);
+        m_pre.push_back(NeedBytes(std::to_string((bits + 7) / 8)));
+        m_pre.push_back(fmt::format("{} {}{{}};", ValueType(type, call.location), result));
+        m_pre.insert(m_pre.end(), loads.begin(), loads.end());
+        return result;
+    }
     const unsigned width = Width(type);
-    if (width == 0 || width > 64 || IsBool(type))
+    if (width == 0)
     {
         Unsupported(call.location, "lookahead<" + ToString(*call.typeArgs[0]) + ">");
         return "0";
@@ -36,6 +48,54 @@ Generator::Lookahead(const CallExpr& call)
     m_pre.push_back(fmt::format("const uint64_t {} = p4rt::ExtractBits(pkt + off, 0, {});",
                                 result, width));
     return result;
+}
+
+size_t
+Generator::LoadAhead(const std::string& object, const Type* type, size_t bitOffset,
+                     const SourceLocation& where, std::vector<std::string>& lines)
+{
+    type = Canon(type);
+    if (const auto* stack = type->As<StackType>())
+    {
+        size_t bits = 0;
+        for (uint32_t i = 0; i < stack->count; ++i)
+        {
+            bits += LoadAhead(fmt::format("{}.element[{}]", object, i), stack->element.get(),
+                              bitOffset + bits, where, lines);
+        }
+        return bits;
+    }
+    if (const auto* decl = StructOf(type))
+    {
+        size_t bits = 0;
+        for (const auto& field : decl->fields)
+        {
+            bits += LoadAhead(object + "." + field->name + "_", field->type.get(),
+                              bitOffset + bits, where, lines);
+        }
+        if (decl->Is<HeaderDecl>())
+        {
+            lines.push_back(object + ".valid = true;");
+        }
+        return bits;
+    }
+    const unsigned width = Width(type);
+    if (width == 0)
+    {
+        Unsupported(where, "lookahead of a value of type " + TypeText(type));
+        return 0;
+    }
+    if (width > 64)
+    {
+        lines.push_back(fmt::format("{} = p4rt::WideBits<{}>::Extract(pkt + off, {});", object,
+                                    width, bitOffset));
+    }
+    else
+    {
+        lines.push_back(fmt::format("{} = p4rt::ExtractBits(pkt + off, {}, {}){};", object,
+                                    bitOffset, width, IsBool(type) ? " != 0" : ""));
+    }
+    return width;
 }
 
 std::string
@@ -54,6 +114,21 @@ Generator::NeedBytes(const std::string& bytes)
 void
 Generator::PacketCall(const CallExpr& call, const std::string& method, CodeWriter& out)
 {
+    if (method == "extract" && m_context == Context::Parser && call.args.size() == 1 &&
+        call.args[0]->value->Is<DontCareExpr>() && call.typeArgs.size() == 1)
+    {
+        // extract<H>(_): skips a header.
+        const auto* header = StructOf(Canon(call.typeArgs[0].get()));
+        if (!header || !header->Is<HeaderDecl>())
+        {
+            Unsupported(call.location, "extracting something that is not a header");
+            return;
+        }
+        const unsigned bytes = HeaderBytes(*header);
+        out.Line(NeedBytes(std::to_string(bytes)));
+        out.Line(fmt::format("off += {};", bytes));
+        return;
+    }
     if (method == "extract" && m_context == Context::Parser && call.args.size() == 1)
     {
         Extract(*call.args[0]->value, out);

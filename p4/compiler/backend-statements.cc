@@ -276,11 +276,12 @@ Generator::InvokeAction(const ActionDecl& action, const PtrList<ast::Argument>& 
         if (param.direction == Direction::Out || param.direction == Direction::InOut)
         {
             const std::string temp = Temp("argument");
-            const std::string target = LValue(*argument);
+            const std::string current =
+                argument->Is<SliceExpr>() ? Value(*argument) : LValue(*argument);
             setup.push_back(fmt::format("{} {} = {};",
                                         ValueType(param.type.get(), param.location), temp,
-                                        target));
-            copyBack.push_back(target + " = " + temp + ";");
+                                        current));
+            copyBack.push_back(Store(*argument, temp));
             passed.push_back(temp);
         }
         else
@@ -350,17 +351,19 @@ Generator::MethodCall(const CallExpr& call, const MemberExpr& member, CodeWriter
     }
     if (info.kind == ExternRuntime::Register && method == "read" && call.args.size() == 2)
     {
-        const std::string target = LValue(*call.args[0]->value);
+        const Expression& target = *call.args[0]->value;
+        const std::string current = target.Is<SliceExpr>() ? Value(target) : LValue(target);
         const std::string index = Value(*call.args[1]->value);
         const std::string temp = Temp("cell");
+        const std::string store = Store(target, temp);
         Flush(out);
         out.Open("");
         out.Line(fmt::format("{} {} = {};",
                              info.width > 64 ? fmt::format("p4rt::WideBits<{}>", info.width)
                                              : std::string("uint64_t"),
-                             temp, target));
+                             temp, current));
         out.Line(fmt::format("{}.Read({}, {});", info.member, index, temp));
-        out.Line(fmt::format("{} = {};", target, temp));
+        out.Line(store);
         out.Close();
         return;
     }

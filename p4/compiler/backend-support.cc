@@ -48,12 +48,6 @@ CheckNode(const ast::Node& node, Diagnostics& diags)
         Unsupported(diags, structDecl->location, "header_union '" + structDecl->name + "'");
         return;
     }
-    if (const auto* typeDef = node.As<ast::TypedefDecl>(); typeDef && typeDef->isNewType)
-    {
-        Unsupported(diags, typeDef->location,
-                    "type '" + typeDef->name + "' (a 'type' declaration)");
-        return;
-    }
     if (const auto* call = node.As<ast::CallExpr>())
     {
         const auto* member = call->callee->As<ast::MemberExpr>();

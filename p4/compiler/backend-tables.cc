@@ -35,10 +35,6 @@ Generator::ActionPosition(const TableInfo& table, const Declaration* action)
 std::string
 Generator::ApplyTable(const CallExpr& call)
 {
-    if (m_conditional > 0)
-    {
-        Unsupported(call.location, "a table apply() inside &&, || or ?:");
-    }
     const TableInfo& info = TableOf(call);
     const std::string result = Temp("applied");
     m_pre.push_back(fmt::format("const p4rt::ApplyResult {} = {}(s, md);", result,

@@ -9,7 +9,7 @@ namespace incsim::p4::backend
 bool
 Generator::IsBool(const Type* type)
 {
-    type = Canon(type);
+    type = Representation(type);
     return type && type->Is<BoolType>();
 }
 
@@ -37,7 +37,7 @@ Generator::StructOf(const Type* type)
 std::string
 Generator::StorageType(const Type* type, const SourceLocation& where)
 {
-    type = Canon(type);
+    type = Representation(type);
     if (!type)
     {
         Fail(where, "internal: a type was not resolved");

@@ -6,10 +6,13 @@
 #include "p4/compiler/architecture.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/lexer.h"
+#include "p4/compiler/midend-constants.h"
+#include "p4/runtime/bits.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
@@ -331,6 +334,12 @@ class Checker
         {
             return to->Is<BitsType>() || to->Is<InfIntType>();
         }
+        if (const Type* underlying = EnumUnderlying(from); underlying && to->Is<BitsType>())
+        {
+            // A serializable enum's value converts implicitly to its underlying type (the
+            // P4_16 spec's implicit casts, as p4c).
+            return SameType(to, underlying);
+        }
         return SameType(to, from);
     }
 
@@ -347,7 +356,7 @@ class Checker
         if (NewTypeDecl(from) || NewTypeDecl(to))
         {
             // A `type` converts to and from what it is defined as.
-            return CanCast(Underlying(from), Underlying(to));
+            return CanCast(Representation(from), Representation(to));
         }
         auto integral = [](const Type* type) {
             if (type->Is<BitsType>() || type->Is<InfIntType>())
@@ -378,20 +387,13 @@ class Checker
         return typeDef && typeDef->isNewType ? typeDef : nullptr;
     }
 
-    /// `type` with every `type` declaration followed to what it is defined as.
-    static const Type* Underlying(const Type* type)
+    /// The underlying type of a serializable enum (`enum bit<8> E`), else nullptr.
+    static const Type* EnumUnderlying(const Type* type)
     {
-        type = Canon(type);
-        for (int depth = 0; depth < 64; ++depth)
-        {
-            const TypedefDecl* typeDef = NewTypeDecl(type);
-            if (!typeDef)
-            {
-                break;
-            }
-            type = Canon(typeDef->type.get());
-        }
-        return type;
+        const Declaration* decl = NamedDecl(type);
+        const auto* enumDecl = decl ? decl->As<EnumDecl>() : nullptr;
+        return enumDecl && enumDecl->underlyingType ? Canon(enumDecl->underlyingType.get())
+                                                    : nullptr;
     }
 
     static std::string TypeName(const Type* type)
@@ -503,6 +505,7 @@ class Checker
             {
                 named->resolved = found->front();
                 CheckTypeArgumentCount(*named);
+                CheckHeaderTypeArguments(*named);
             }
         }
         else if (auto* bits = type->As<BitsType>())
@@ -584,65 +587,66 @@ class Checker
         }
     }
 
-    /// The value of a compile-time constant expression that fits in 64 bits.
-    std::optional<uint64_t> EvalConst(const Expression& expression, int depth = 0) const
+    /// The value of a compile-time constant expression that fits in 64 bits (the mid-end's
+    /// folding, with the constants checked so far).
+    std::optional<uint64_t> EvalConst(const Expression& expression) const
     {
-        if (depth > 32)
+        return m_folder.Evaluate(expression);
+    }
+
+    /// `@p4runtime_translation("uri", T)` on a `type`: T, the control plane's type for it, is a
+    /// width, bit<W> or string (p4c rejects the rest).
+    void CheckTranslation(const TypedefDecl& typeDef)
+    {
+        const Annotation* translation =
+            FindAnnotation(typeDef.annotations, "p4runtime_translation");
+        if (!translation)
+        {
+            return;
+        }
+        const auto& body = translation->body;
+        const auto comma = std::find(body.begin(), body.end(), ",");
+        const std::vector<std::string> type(comma == body.end() ? body.end() : comma + 1,
+                                            body.end());
+        const auto isNumber = [](const std::string& token) {
+            return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
+                return std::isdigit(static_cast<unsigned char>(c)) != 0;
+            });
+        };
+        const bool width = type.size() == 1 && isNumber(type[0]);
+        const bool string = type.size() == 1 && type[0] == "string";
+        const bool bits = type.size() >= 4 && type[0] == "bit" && type[1] == "<" &&
+                          type.back() == ">";
+        if (!width && !string && !bits)
+        {
+            std::string written;
+            for (const std::string& token : type)
+            {
+                written += token;
+            }
+            m_diags.Error(translation->location,
+                          "@p4runtime_translation of type '" + typeDef.name +
+                              "': the control plane's type must be a width, bit<W> or "
+                              "string, not '" +
+                              written + "'");
+        }
+    }
+
+    /// The value of a constant `int` or `int<N>` expression that is below zero.
+    std::optional<int64_t> NegativeValue(const Expression& expression) const
+    {
+        const Type* type = Canon(expression.type);
+        const unsigned width = ScalarWidth(type);
+        const bool isInt = type && type->Is<InfIntType>();
+        const auto value = EvalConst(expression);
+        if (!value || (!isInt && !IsSignedScalar(type)))
         {
             return std::nullopt;
         }
-        if (const auto* literal = expression.As<IntegerLiteral>())
-        {
-            if (!literal->value.FitsIn64())
-            {
-                return std::nullopt;
-            }
-            return literal->value.Low64();
-        }
-        if (const auto* name = expression.As<NameExpr>())
-        {
-            const auto* constant = name->resolved ? name->resolved->As<ConstDecl>() : nullptr;
-            if (const auto folded = m_constValues.find(constant); folded != m_constValues.end())
-            {
-                return folded->second;
-            }
-            if (constant && constant->value)
-            {
-                return EvalConst(*constant->value, depth + 1);
-            }
-            return std::nullopt;
-        }
-        if (const auto* cast = expression.As<CastExpr>())
-        {
-            return EvalConst(*cast->operand, depth + 1);
-        }
-        if (const auto* binary = expression.As<BinaryExpr>())
-        {
-            auto left = EvalConst(*binary->left, depth + 1);
-            auto right = EvalConst(*binary->right, depth + 1);
-            if (!left || !right)
-            {
-                return std::nullopt;
-            }
-            switch (binary->op)
-            {
-            case BinaryOp::Add:
-                return *left + *right;
-            case BinaryOp::Sub:
-                return *left - *right;
-            case BinaryOp::Mul:
-                return *left * *right;
-            case BinaryOp::Div:
-                return *right == 0 ? std::nullopt : std::optional<uint64_t>(*left / *right);
-            case BinaryOp::Shl:
-                return *right >= 64 ? std::nullopt : std::optional<uint64_t>(*left << *right);
-            case BinaryOp::Shr:
-                return *right >= 64 ? std::nullopt : std::optional<uint64_t>(*left >> *right);
-            default:
-                return std::nullopt;
-            }
-        }
-        return std::nullopt;
+        const int64_t signedValue = isInt || width >= 64
+                                        ? static_cast<int64_t>(*value)
+                                        : p4rt::SignExtend(*value, width);
+        return signedValue < 0 ? std::optional<int64_t>(signedValue) : std::nullopt;
     }
 
     /// The type of a value declaration (parameter, variable, constant, field, instance).
@@ -691,6 +695,14 @@ class Checker
                 m_diags.Error(parameter->location,
                               "'" + parameter->name + "': extern '" + externDecl->name +
                                   "' is generic, so its type arguments are needed here");
+            }
+            const Type* type = Canon(parameter->type.get());
+            if (type && type->Is<InfIntType>() && parameter->direction != Direction::None)
+            {
+                // An int has no width, so it exists only at compile time (as p4c requires).
+                m_diags.Error(parameter->location,
+                              "parameter '" + parameter->name +
+                                  "' of type int must be directionless");
             }
             if (parameter->defaultValue)
             {
@@ -744,7 +756,7 @@ class Checker
                 CheckAssign(constant->type.get(), *constant->value);
                 // Folded once here, so that a use of the constant is a lookup: a chain of
                 // constants built from the ones before is neither deep nor exponential.
-                m_constValues[constant] = EvalConst(*constant->value);
+                m_folder.Fold(*constant);
             }
             Declare(declaration);
         }
@@ -805,6 +817,17 @@ class Checker
                               "'main' must be an instance of a package, not of '" +
                                   typeDecl->name + "'");
             }
+            else if (m_scopes.size() == 1 && typeDecl &&
+                     (typeDecl->Is<ControlDecl>() || typeDecl->Is<ParserDecl>()))
+            {
+                // P4_16 (and p4c) instantiate parsers and controls only inside a parser or
+                // control, or as a constructor argument.
+                m_diags.Error(instance->location,
+                              std::string(typeDecl->Is<ControlDecl>() ? "control" : "parser") +
+                                  " '" + typeDecl->name +
+                                  "' cannot be instantiated at the top level: instantiate it "
+                                  "inside a parser or control, or pass it to a package");
+            }
             Declare(declaration);
         }
         else if (auto* typeDef = declaration.As<TypedefDecl>())
@@ -819,6 +842,7 @@ class Checker
                               "type '" + typeDef->name + "' must be defined as bit<N>, int<N>, "
                               "bool or another 'type', not " + TypeName(defined));
             }
+            CheckTranslation(*typeDef);
             Declare(declaration);
         }
         else if (auto* structLike = declaration.As<StructLikeDecl>())
@@ -1126,11 +1150,7 @@ class Checker
         }
         else if (decl.Is<HeaderDecl>())
         {
-            const auto* enumDecl = typeDecl ? typeDecl->As<EnumDecl>() : nullptr;
-            allowed = type->Is<BitsType>() || type->Is<VarbitType>() || type->Is<BoolType>() ||
-                      (enumDecl && enumDecl->underlyingType) ||
-                      (typeDecl && typeDecl->Is<StructDecl>() && !IsUnion(typeDecl)) ||
-                      (typeDecl && typeDecl->Is<TypedefDecl>());
+            allowed = HeaderFieldAllowed(type);
         }
         else
         {
@@ -1142,6 +1162,57 @@ class Checker
             m_diags.Error(field.location, "field '" + field.name + "' of " + KindName(decl) +
                                               " '" + decl.name + "' cannot have type " +
                                               TypeName(field.type.get()));
+        }
+    }
+
+    /// Whether a header field may have type `type`: bits, varbit, bool, a serializable enum,
+    /// a `type`, a type parameter (checked where the header is named with its arguments), or a
+    /// struct whose fields are all of those.
+    static bool HeaderFieldAllowed(const Type* type, int depth = 0)
+    {
+        type = Canon(type);
+        if (!type || depth > 64 || (IsUnknown(type) && !type->Is<TupleType>()))
+        {
+            return true;
+        }
+        const Declaration* typeDecl = NamedDecl(type);
+        const auto* enumDecl = typeDecl ? typeDecl->As<EnumDecl>() : nullptr;
+        const auto* structDecl = typeDecl ? typeDecl->As<StructDecl>() : nullptr;
+        if (structDecl && !structDecl->isUnion)
+        {
+            return std::all_of(structDecl->fields.begin(), structDecl->fields.end(),
+                               [&](const auto& field) {
+                                   return HeaderFieldAllowed(field->type.get(), depth + 1);
+                               });
+        }
+        return type->Is<BitsType>() || type->Is<VarbitType>() || type->Is<BoolType>() ||
+               (enumDecl && enumDecl->underlyingType) ||
+               (typeDecl && typeDecl->Is<TypedefDecl>());
+    }
+
+    /// A generic header named with its type arguments (`t<y>`): each field typed by a type
+    /// parameter, with the argument in its place, must be what a header field may hold.
+    void CheckHeaderTypeArguments(const NamedType& named)
+    {
+        const auto* header = named.resolved ? named.resolved->As<HeaderDecl>() : nullptr;
+        if (!header || header->typeParams.size() != named.typeArgs.size())
+        {
+            return;
+        }
+        for (const auto& field : header->fields)
+        {
+            const auto* fieldType = field->type ? field->type->As<NamedType>() : nullptr;
+            for (size_t i = 0; fieldType && i < header->typeParams.size(); ++i)
+            {
+                if (fieldType->resolved == header->typeParams[i].get() &&
+                    !HeaderFieldAllowed(named.typeArgs[i].get()))
+                {
+                    m_diags.Error(named.typeArgs[i]->location,
+                                  "field '" + field->name + "' of header '" + header->name +
+                                      "' cannot have type " +
+                                      TypeName(named.typeArgs[i].get()));
+                }
+            }
         }
     }
 
@@ -1662,6 +1733,52 @@ class Checker
                 break;
             }
         }
+        CheckEntryPriorities(table);
+    }
+
+    /// Entry priorities as the P4_16 spec numbers them: after an entry with `priority = N`,
+    /// each entry without one gets the one before it minus `priority_delta` (default 1), or
+    /// plus it when `largest_priority_wins = false`. None may be negative.
+    void CheckEntryPriorities(const TableDecl& table)
+    {
+        const TableProperty* entries = table.Entries();
+        if (!entries || entries->entries.empty() || !entries->entries.front()->priority)
+        {
+            return;
+        }
+        const auto valueOf = [&](const char* name, int64_t otherwise) {
+            const TableProperty* property = table.FindProperty(name);
+            const auto value = property && property->value ? EvalConst(*property->value)
+                                                           : std::nullopt;
+            return value ? static_cast<int64_t>(*value) : otherwise;
+        };
+        const bool largestWins = valueOf("largest_priority_wins", 1) != 0;
+        const int64_t delta = valueOf("priority_delta", 1);
+        std::optional<int64_t> previous;
+        for (const auto& entry : entries->entries)
+        {
+            std::optional<uint64_t> given = entry->priority ? EvalConst(*entry->priority)
+                                                            : std::nullopt;
+            if (given)
+            {
+                previous = static_cast<int64_t>(*given);
+                continue;
+            }
+            if (!previous || entry->priority)
+            {
+                return; // a priority that is not a constant: reported where it is checked
+            }
+            previous = largestWins ? *previous - delta : *previous + delta;
+            if (*previous < 0)
+            {
+                m_diags.Error(entry->location,
+                              fmt::format("this entry's priority would be {} (the one before "
+                                          "it {} priority_delta {}): entry priorities cannot "
+                                          "be negative",
+                                          *previous, largestWins ? "minus" : "plus", delta));
+                return;
+            }
+        }
     }
 
     /// `size = N;`: a constant number of entries.
@@ -1856,7 +1973,13 @@ class Checker
             Adapt(*binary->right, type);
         }
         Adapt(key, type);
-        if (!Assignable(type, key.type))
+        // `E.a &&& 0xff00` on a serializable enum's key is a mask of its underlying type.
+        const auto* binary = key.As<BinaryExpr>();
+        const bool maskOrRange =
+            binary && (binary->op == BinaryOp::Mask || binary->op == BinaryOp::Range);
+        const Type* underlying = EnumUnderlying(type);
+        if (!Assignable(type, key.type) &&
+            !(maskOrRange && underlying && Assignable(underlying, key.type)))
         {
             m_diags.Error(key.location,
                           "a key of type " + TypeName(key.type) + " cannot match " +
@@ -2438,8 +2561,12 @@ class Checker
                 std::optional<uint64_t> value = EvalConst(*index->index);
                 if (value && stack->count > 0 && *value >= stack->count)
                 {
+                    const auto negative = NegativeValue(*index->index);
                     m_diags.Error(index->index->location,
-                                  "index " + std::to_string(*value) + " is out of range for " +
+                                  "index " +
+                                      (negative ? std::to_string(*negative)
+                                                : std::to_string(*value)) +
+                                      " is out of range for " +
                                       TypeName(objectType));
                 }
             }
@@ -3146,6 +3273,15 @@ class Checker
             m_diags.Error(slice.location, "the bounds of a slice must be constants");
             return;
         }
+        for (const Expression* bound : {slice.high.get(), slice.low.get()})
+        {
+            if (const auto negative = NegativeValue(*bound))
+            {
+                m_diags.Error(bound->location, "the bounds of a slice cannot be negative, not " +
+                                                   std::to_string(*negative));
+                return;
+            }
+        }
         if (!objectType || IsUnknown(objectType))
         {
             return;
@@ -3179,6 +3315,12 @@ class Checker
         if (IsUnknown(b))
         {
             return a;
+        }
+        if (!SameType(a, b))
+        {
+            // Against anything but itself, a serializable enum's value is its underlying type.
+            a = EnumUnderlying(a) ? EnumUnderlying(a) : a;
+            b = EnumUnderlying(b) ? EnumUnderlying(b) : b;
         }
         if (a->Is<InfIntType>() && b->Is<BitsType>())
         {
@@ -3288,8 +3430,8 @@ class Checker
     std::map<std::string, const EnumMember*> m_errorMembers;
     std::map<std::string, const EnumMember*> m_matchKinds;
     std::map<const Declaration*, const Type*> m_memberTypes;
-    /// Each constant's folded value (nullopt: not a 64-bit compile-time constant).
-    std::map<const ConstDecl*, std::optional<uint64_t>> m_constValues;
+    /// Each constant checked so far, folded.
+    ConstantFolder m_folder;
     /// The action whose body is being checked, if any.
     const ActionDecl* m_action = nullptr;
     /// The function whose body is being checked, if any.

@@ -48,6 +48,13 @@ ConstantFolder::Collect(const Program& program, Diagnostics& diags)
 }
 
 void
+ConstantFolder::Fold(const ConstDecl& constant)
+{
+    m_constValues[&constant] =
+        constant.value ? Evaluate(*constant.value) : std::optional<uint64_t>();
+}
+
+void
 ConstantFolder::FoldConstants(const Node& node, Diagnostics& diags)
 {
     if (const auto* constant = node.As<ConstDecl>(); constant && constant->value)

@@ -3,7 +3,7 @@
 
 // The mid-end's constant folding: every constant folded once, in declaration order, so that a
 // use is a lookup however long the chain of constants built on constants; error codes and enum
-// members numbered. Both the IR (ir.h) and a library's contract read it.
+// members numbered. The checker, the IR (ir.h) and a library's contract read it.
 
 #include "p4/compiler/ast.h"
 
@@ -24,6 +24,9 @@ class ConstantFolder
     /// constant. A constant that does not fold to 64 bits is inlined at each use; one that
     /// would expand to more than 4096 operations is an error. False after errors.
     bool Collect(const ast::Program& program, Diagnostics& diags);
+    /// Folds one constant, for a caller that meets them one at a time in declaration order (the
+    /// checker, which folds each as it checks it; it has no error codes or enum members).
+    void Fold(const ast::ConstDecl& constant);
 
     /// The value of a compile-time constant expression up to 64 bits, as the pattern of its
     /// type's width (InfInt: as int64 two's complement); nullopt if it is not one.
