@@ -281,6 +281,15 @@ Generator::InvokeAction(const ActionDecl& action, const PtrList<ast::Argument>& 
                                         ValueType(param.type.get(), param.location), temp,
                                         target));
             copyBack.push_back(target + " = " + temp + ";");
+            if (const auto siblings = InvalidateSiblings(*argument); !siblings.empty())
+            {
+                std::string joined;
+                for (const std::string& line : siblings)
+                {
+                    joined += " " + line;
+                }
+                copyBack.push_back(fmt::format("if ({}.valid) {{{} }}", target, joined));
+            }
             passed.push_back(temp);
         }
         else
@@ -319,9 +328,20 @@ Generator::MethodCall(const CallExpr& call, const MemberExpr& member, CodeWriter
             return;
         }
         const std::string object = LValue(*member.object);
+        const std::vector<std::string> siblings =
+            method == "setValid" ? InvalidateSiblings(*member.object)
+                                 : std::vector<std::string>{};
         Flush(out);
         out.Line(object + ".valid = " + (method == "setValid" ? "true;" : "false;"));
+        for (const std::string& line : siblings)
+        {
+            out.Line(line);
+        }
         return;
+    }
+    if (const auto* decl = StructOf(objectType); method == "isValid" && decl)
+    {
+        return;  // a header_union's isValid() as a statement does nothing
     }
     if (objectType && objectType->Is<StackType>())
     {
