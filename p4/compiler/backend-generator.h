@@ -141,8 +141,9 @@ class Generator
     std::vector<HeaderLeaf> HeaderLeaves(const StructLikeDecl& header);
     void CollectLeaves(const StructLikeDecl& decl, const std::string& prefix,
                        std::vector<HeaderLeaf>& leaves);
-    /// The C++ path of a header's varbit field below the header ("options_"), or nullopt.
-    std::optional<std::string> VarbitPath(const StructLikeDecl& header);
+    /// A header's varbit field (its path below the header, "options_", and its maximum), or
+    /// nullopt.
+    std::optional<HeaderLeaf> VarbitLeaf(const StructLikeDecl& header);
     /// Bits of a header without its varbit (the fixed-width leaves).
     unsigned HeaderBits(const StructLikeDecl& header);
     /// Bytes of a header at its largest: its fixed bits (a whole number of bytes) and its

@@ -98,7 +98,7 @@ Generator::Extract(const Expression& target, const Expression* bits, CodeWriter&
         return;
     }
     const unsigned bytes = HeaderBytes(*header);
-    const auto varbit = VarbitPath(*header);
+    const auto varbit = VarbitLeaf(*header);
     if (varbit.has_value() != (bits != nullptr))
     {
         Fail(target.location, varbit ? "extracting a header with a varbit field needs its "
@@ -115,16 +115,11 @@ Generator::Extract(const Expression& target, const Expression* bits, CodeWriter&
     out.Open("");
     if (bits)
     {
-        unsigned maxBits = 0;
-        for (const HeaderLeaf& leaf : HeaderLeaves(*header))
-        {
-            maxBits += leaf.isVarbit ? leaf.width : 0;
-        }
         Flush(out);
         out.Line(fmt::format("const uint64_t varbitBits = {};", length));
         out.Line(fmt::format("if (varbitBits % 8 != 0) {{ {} }}",
                              ParserError("ParserInvalidArgument")));
-        out.Line(fmt::format("if (varbitBits > {}) {{ {} }}", maxBits,
+        out.Line(fmt::format("if (varbitBits > {}) {{ {} }}", varbit->width,
                              ParserError("HeaderTooShort")));
         size = fmt::format("{} + varbitBits / 8", HeaderBits(*header) / 8);
     }

@@ -119,14 +119,14 @@ Generator::HeaderLeaves(const StructLikeDecl& header)
     return leaves;
 }
 
-std::optional<std::string>
-Generator::VarbitPath(const StructLikeDecl& header)
+std::optional<Generator::HeaderLeaf>
+Generator::VarbitLeaf(const StructLikeDecl& header)
 {
     for (const HeaderLeaf& leaf : HeaderLeaves(header))
     {
         if (leaf.isVarbit)
         {
-            return leaf.path;
+            return leaf;
         }
     }
     return std::nullopt;
@@ -147,11 +147,8 @@ unsigned
 Generator::HeaderBytes(const StructLikeDecl& header)
 {
     const unsigned bits = HeaderBits(header);
-    unsigned varbitBits = 0;
-    for (const HeaderLeaf& leaf : HeaderLeaves(header))
-    {
-        varbitBits += leaf.isVarbit ? leaf.width : 0;
-    }
+    const auto varbit = VarbitLeaf(header);
+    const unsigned varbitBits = varbit ? varbit->width : 0;
     if (bits % 8 != 0)
     {
         Fail(header.location, fmt::format("header '{}' is {} bits long{}; a header must be a "
@@ -200,12 +197,12 @@ Generator::SizeInBits(const Type* type, bool largest)
 std::string
 Generator::HeaderSizeOf(const StructLikeDecl& header, const std::string& object)
 {
-    const auto varbit = VarbitPath(header);
+    const auto varbit = VarbitLeaf(header);
     if (!varbit)
     {
         return std::to_string(HeaderBytes(header));
     }
-    return fmt::format("({} + {}.{}.bits / 8)", HeaderBits(header) / 8, object, *varbit);
+    return fmt::format("({} + {}.{}.bits / 8)", HeaderBits(header) / 8, object, varbit->path);
 }
 
 void
