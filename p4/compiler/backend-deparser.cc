@@ -45,7 +45,7 @@ Generator::EmitObject(const std::string& object, const Type* type, const SourceL
     m_maxEmitBytes += bytes;
     out.Open(fmt::format("if ({}.valid)", object));
     out.Line(fmt::format("EmitHeader({}, out + pos);", object));
-    out.Line(fmt::format("pos += {};", bytes));
+    out.Line(fmt::format("pos += {};", HeaderSizeOf(*decl, object)));
     out.Close();
 }
 

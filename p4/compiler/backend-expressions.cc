@@ -192,8 +192,7 @@ Generator::IndexValue(const IndexExpr& index)
     }
     if (!position)
     {
-        Unsupported(index.index->location, "a header stack index that is not a constant");
-        return "0";
+        return fmt::format("p4rt::StackAt({}, {})", Value(*index.object), Value(*index.index));
     }
     return fmt::format("{}.element[{}]", Value(*index.object), *position);
 }
@@ -484,7 +483,33 @@ Generator::CallValue(const CallExpr& call)
     const auto* member = call.callee->As<MemberExpr>();
     if (member && member->member == "isValid")
     {
-        return Value(*member->object) + ".valid";
+        const std::string object = Value(*member->object);
+        if (const auto* decl = StructOf(Canon(member->object->type));
+            decl && decl->Is<StructDecl>() && decl->As<StructDecl>()->isUnion)
+        {
+            // A header_union is valid when one of its members is.
+            std::string any;
+            for (const auto& field : decl->fields)
+            {
+                any += fmt::format("{}{}.{}_.valid", any.empty() ? "" : " || ", object,
+                                   field->name);
+            }
+            return "(" + (any.empty() ? std::string("false") : any) + ")";
+        }
+        return object + ".valid";
+    }
+    if (const std::string name = member ? member->member : "";
+        member && !member->resolved &&
+        (name == "minSizeInBits" || name == "minSizeInBytes" || name == "maxSizeInBits" ||
+         name == "maxSizeInBytes"))
+    {
+        const auto bits = SizeInBits(member->object->type, name.rfind("max", 0) == 0);
+        if (!bits)
+        {
+            Unsupported(call.location, "'" + name + "()' of " + TypeText(member->object->type));
+            return "0";
+        }
+        return Hex(name.find("Bytes") != std::string::npos ? (*bits + 7) / 8 : *bits);
     }
     if (member && member->member == "lookahead" && IsPacketParam(*member->object))
     {
@@ -539,8 +564,14 @@ Generator::LValue(const Expression& expression)
         const auto position = EvalConst(*index->index);
         if (!position)
         {
-            Unsupported(index->index->location, "a header stack index that is not a constant");
-            return "unused";
+            // Out of range, the write goes to a scratch element that is dropped.
+            const std::string stack = LValue(*index->object);
+            const std::string at = Value(*index->index);
+            const std::string scratch = Temp("outOfRange");
+            m_pre.push_back(fmt::format("{} {}{{}};", StorageType(expression.type,
+                                                                  expression.location),
+                                        scratch));
+            return fmt::format("p4rt::StackAt({}, {}, {})", stack, at, scratch);
         }
         return fmt::format("{}.element[{}]", LValue(*index->object), *position);
     }
@@ -625,6 +656,7 @@ Generator::Assign(const Expression& target, const Expression& value, CodeWriter&
                                              declared ? declared->type.get() : nullptr));
             }
         }
+        const std::vector<std::string> siblings = InvalidateSiblings(target);
         Flush(out);
         for (const auto& [name, v] : fields)
         {
@@ -633,13 +665,49 @@ Generator::Assign(const Expression& target, const Expression& value, CodeWriter&
         if (decl->Is<HeaderDecl>())
         {
             out.Line(object + ".valid = true;");
+            for (const std::string& line : siblings)
+            {
+                out.Line(line);
+            }
         }
         return;
     }
     const std::string v = ValueFor(value, targetType);
     const std::string object = LValue(target);
+    const std::vector<std::string> siblings = InvalidateSiblings(target);
     Flush(out);
     out.Line(object + " = " + v + ";");
+    if (!siblings.empty())
+    {
+        out.Open("if (" + object + ".valid)");
+        for (const std::string& line : siblings)
+        {
+            out.Line(line);
+        }
+        out.Close();
+    }
+}
+
+std::vector<std::string>
+Generator::InvalidateSiblings(const Expression& target)
+{
+    const auto* member = target.As<MemberExpr>();
+    const auto* decl = member ? StructOf(Canon(member->object->type)) : nullptr;
+    const auto* unionDecl = decl ? decl->As<StructDecl>() : nullptr;
+    if (!unionDecl || !unionDecl->isUnion)
+    {
+        return {};
+    }
+    const std::string object = LValue(*member->object);
+    std::vector<std::string> lines;
+    for (const auto& field : unionDecl->fields)
+    {
+        if (field->name != member->member)
+        {
+            lines.push_back(fmt::format("{}.{}_.valid = false;", object, field->name));
+        }
+    }
+    return lines;
 }
 
 void

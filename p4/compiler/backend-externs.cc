@@ -134,7 +134,10 @@ Generator::Pack(const Expression& data)
 {
     PackedInput input;
     input.buffer = Temp("input");
+    m_packedVarbit.clear();
     input.bits = PackData(data, input.buffer, input.stores);
+    input.varbitBytes = std::move(m_packedVarbit);
+    m_packedVarbit.clear();
     return input;
 }
 
@@ -152,6 +155,11 @@ Generator::EmitPacked(const PackedInput& input, CodeWriter& out)
 std::string
 Generator::HashOf(const std::string& algorithm, const PackedInput& input)
 {
+    if (!input.varbitBytes.empty())
+    {
+        return fmt::format("p4rt::ComputeHash({}, {}, {})", algorithm, input.buffer,
+                           input.varbitBytes);
+    }
     const size_t bytes = (input.bits + 7) / 8;
     if (algorithm == "p4rt::HashAlgorithm::Identity" && input.bits % 8 == 0 && bytes <= 8 &&
         bytes > 0)
@@ -178,6 +186,15 @@ Generator::PackData(const Expression& data, const std::string& buffer,
     {
         return PackFields(Value(data), *decl, buffer, lines, offset);
     }
+    if (const auto* varbit = type ? type->As<VarbitType>() : nullptr)
+    {
+        return PackVarbit(Value(data), *varbit, data.location, buffer, lines, offset);
+    }
+    if (!m_packedVarbit.empty())
+    {
+        Unsupported(data.location, "hashing or checksumming a value after a varbit");
+        return offset;
+    }
     if (Width(type) == 0)
     {
         Fail(data.location, "a hash or checksum input needs a width: cast it");
@@ -203,6 +220,14 @@ Generator::PackFields(const std::string& object, const StructLikeDecl& decl,
         {
             offset = PackFields(value, *inner, buffer, lines, offset);
         }
+        else if (const auto* varbit = type ? type->As<VarbitType>() : nullptr)
+        {
+            offset = PackVarbit(value, *varbit, field->location, buffer, lines, offset);
+        }
+        else if (!m_packedVarbit.empty())
+        {
+            Unsupported(field->location, "hashing or checksumming a field after a varbit");
+        }
         else if (Width(type) > 0)
         {
             offset = PackValue(value, Width(type), buffer, lines, offset);
@@ -213,6 +238,22 @@ Generator::PackFields(const std::string& object, const StructLikeDecl& decl,
         }
     }
     return offset;
+}
+
+size_t
+Generator::PackVarbit(const std::string& value, const VarbitType& type,
+                      const SourceLocation& where, const std::string& buffer,
+                      std::vector<std::string>& lines, size_t offset)
+{
+    if (!m_packedVarbit.empty() || offset % 8 != 0)
+    {
+        Unsupported(where, "hashing or checksumming a varbit that is not the last field or does "
+                           "not start on a byte boundary");
+        return offset;
+    }
+    lines.push_back(fmt::format("{}.Store({} + {});", value, buffer, offset / 8));
+    m_packedVarbit = fmt::format("{} + {}.bits / 8", offset / 8, value);
+    return offset + type.width;
 }
 
 size_t

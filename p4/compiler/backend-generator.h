@@ -107,6 +107,9 @@ class Generator
         std::string buffer;
         size_t bits = 0;
         std::vector<std::string> stores;
+        /// With a varbit (the input's last field): the C++ expression of the bytes to hash,
+        /// known at run time; `bits` then counts the varbit at its maximum.
+        std::string varbitBytes;
     };
 
     // -----------------------------------------------------------------------------------
@@ -126,9 +129,33 @@ class Generator
     std::string StorageType(const Type* type, const SourceLocation& where);
     /// The C++ type of a local variable or a parameter.
     std::string ValueType(const Type* type, const SourceLocation& where);
-    /// Bits of a header (its fields must be fixed-width scalars and add up to whole bytes).
+    /// One field of a header as laid out on the wire: a struct-typed field is flattened into
+    /// its fields (`path` "s_.a_"), a bool is one bit, a varbit counts its maximum width.
+    struct HeaderLeaf
+    {
+        std::string path;
+        const StructField* field = nullptr;
+        unsigned width = 0;
+        bool isVarbit = false;
+    };
+    /// The leaves of a header; a field of any other type is reported as unsupported.
+    std::vector<HeaderLeaf> HeaderLeaves(const StructLikeDecl& header);
+    void CollectLeaves(const StructLikeDecl& decl, const std::string& prefix,
+                       std::vector<HeaderLeaf>& leaves);
+    /// A header's varbit field (its path below the header, "options_", and its maximum), or
+    /// nullopt.
+    std::optional<HeaderLeaf> VarbitLeaf(const StructLikeDecl& header);
+    /// Bits of a header without its varbit (the fixed-width leaves).
     unsigned HeaderBits(const StructLikeDecl& header);
+    /// Bytes of a header at its largest: its fixed bits (a whole number of bytes) and its
+    /// varbit's maximum rounded down to bytes (extract takes only whole bytes).
     unsigned HeaderBytes(const StructLikeDecl& header);
+    /// minSizeInBits() (or with `largest` maxSizeInBits()) of a value of `type`: a varbit
+    /// counts 0 (its maximum), a union its smallest (largest) member, a stack its elements.
+    /// Nullopt for a type without a size on the wire.
+    std::optional<unsigned> SizeInBits(const Type* type, bool largest);
+    /// The C++ expression for the bytes `object` (a header) takes on the wire.
+    std::string HeaderSizeOf(const StructLikeDecl& header, const std::string& object);
     void EmitTypes(CodeWriter& out);
     /// ExtractHeader and EmitHeader for one header type. Fields are grouped into runs that
     /// start and end on byte boundaries (version ++ ihl, flags ++ fragOffset) and span at most
@@ -204,6 +231,9 @@ class Generator
     std::string Store(const Expression& target, const std::string& value);
     /// `value`, converted for storing into something of type `to`.
     std::string ValueFor(const Expression& value, const Type* to);
+    /// When `target` is a member of a header_union: the statements that invalidate the
+    /// union's other members (to run once the target is valid). Empty otherwise.
+    std::vector<std::string> InvalidateSiblings(const Expression& target);
     /// Statements for `target = value`.
     void Assign(const Expression& target, const Expression& value, CodeWriter& out);
     /// Writes the hoisted statements (table applies, lookaheads) before the current one.
@@ -254,6 +284,9 @@ class Generator
                     std::vector<std::string>& lines, size_t offset = 0);
     size_t PackFields(const std::string& object, const StructLikeDecl& decl,
                       const std::string& buffer, std::vector<std::string>& lines, size_t offset);
+    /// A varbit packed at `offset` (a byte boundary); nothing may follow it.
+    size_t PackVarbit(const std::string& value, const VarbitType& type, const SourceLocation& where,
+                      const std::string& buffer, std::vector<std::string>& lines, size_t offset);
     static size_t PackValue(const std::string& value, unsigned width, const std::string& buffer,
                             std::vector<std::string>& lines, size_t offset);
 
@@ -303,7 +336,8 @@ class Generator
     std::string ParserError(const std::string& error);
     std::string NeedBytes(const std::string& bytes);
     void PacketCall(const CallExpr& call, const std::string& method, CodeWriter& out);
-    void Extract(const Expression& target, CodeWriter& out);
+    /// extract(target) or, for a header with a varbit, extract(target, bits).
+    void Extract(const Expression& target, const Expression* bits, CodeWriter& out);
     void EmitParser(CodeWriter& out);
     std::string StateTarget(const ir::Target& target);
     void Transition(const ir::Transition& transition, CodeWriter& out);
@@ -374,6 +408,8 @@ class Generator
     std::vector<std::string> m_pre;
     unsigned m_tempCount = 0;
     unsigned m_maxEmitBytes = 0;
+    /// The varbit bytes of the input being packed (PackedInput::varbitBytes).
+    std::string m_packedVarbit;
     unsigned m_wideConstantCount = 0;
     CodeWriter m_constants;
 };

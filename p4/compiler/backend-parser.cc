@@ -129,9 +129,11 @@ Generator::PacketCall(const CallExpr& call, const std::string& method, CodeWrite
         out.Line(fmt::format("off += {};", bytes));
         return;
     }
-    if (method == "extract" && m_context == Context::Parser && call.args.size() == 1)
+    if (method == "extract" && m_context == Context::Parser &&
+        (call.args.size() == 1 || call.args.size() == 2))
     {
-        Extract(*call.args[0]->value, out);
+        Extract(*call.args[0]->value, call.args.size() == 2 ? call.args[1]->value.get() : nullptr,
+                out);
         return;
     }
     if (method == "emit" && m_context == Context::Deparser && call.args.size() == 1)
@@ -161,7 +163,7 @@ Generator::PacketCall(const CallExpr& call, const std::string& method, CodeWrite
 }
 
 void
-Generator::Extract(const Expression& target, CodeWriter& out)
+Generator::Extract(const Expression& target, const Expression* bits, CodeWriter& out)
 {
     const Type* type = Canon(target.type);
     const auto* header = StructOf(type);
@@ -171,9 +173,32 @@ Generator::Extract(const Expression& target, CodeWriter& out)
         return;
     }
     const unsigned bytes = HeaderBytes(*header);
+    const auto varbit = VarbitLeaf(*header);
+    if (varbit.has_value() != (bits != nullptr))
+    {
+        Fail(target.location, varbit ? "extracting a header with a varbit field needs its "
+                                       "length in bits: extract(hdr, bits)"
+                                     : "extract(hdr, bits) needs a header with a varbit field");
+        return;
+    }
     const auto* member = target.As<MemberExpr>();
     const Type* objectType = member ? Canon(member->object->type) : nullptr;
+    // BMv2's checks of a variable-length extract: a length that is not whole bytes, then one
+    // above the varbit's maximum (HeaderTooShort), then the packet's end.
+    const std::string length = bits ? Value(*bits) : "";
+    std::string size = std::to_string(bytes);
     out.Open("");
+    if (bits)
+    {
+        Flush(out);
+        out.Line(fmt::format("const uint64_t varbitBits = {};", length));
+        out.Line(fmt::format("if (varbitBits % 8 != 0) {{ {} }}",
+                             ParserError("ParserInvalidArgument")));
+        out.Line(fmt::format("if (varbitBits > {}) {{ {} }}", varbit->width,
+                             ParserError("HeaderTooShort")));
+        size = fmt::format("{} + varbitBits / 8", HeaderBits(*header) / 8);
+    }
+    std::vector<std::string> siblings;
     if (objectType && objectType->Is<StackType>() && member->member == "next")
     {
         const std::string stack = LValue(*member->object);
@@ -181,19 +206,49 @@ Generator::Extract(const Expression& target, CodeWriter& out)
         out.Line(fmt::format("if ({}.nextIndex >= {}) {{ {} }}", stack,
                              objectType->As<StackType>()->count,
                              ParserError("StackOutOfBounds")));
-        out.Line(NeedBytes(std::to_string(bytes)));
+        out.Line(NeedBytes(bits ? "(" + size + ")" : size));
         out.Line(fmt::format("auto& header = {}.element[{}.nextIndex++];", stack, stack));
+    }
+    else if (const auto* next = member ? member->object->As<MemberExpr>() : nullptr;
+             next && next->member == "next" && Canon(next->object->type) &&
+             Canon(next->object->type)->Is<StackType>())
+    {
+        // A member of a stack of header_unions: `u.next.h` extracts into the next union.
+        const auto* stackType = Canon(next->object->type)->As<StackType>();
+        const std::string stack = LValue(*next->object);
+        Flush(out);
+        out.Line(fmt::format("if ({}.nextIndex >= {}) {{ {} }}", stack, stackType->count,
+                             ParserError("StackOutOfBounds")));
+        out.Line(NeedBytes(bits ? "(" + size + ")" : size));
+        out.Line(fmt::format("auto& element = {}.element[{}.nextIndex++];", stack, stack));
+        out.Line(fmt::format("auto& header = element.{}_;", member->member));
+        if (const auto* unionDecl = StructOf(Canon(next->type)))
+        {
+            for (const auto& field : unionDecl->fields)
+            {
+                if (field->name != member->member)
+                {
+                    siblings.push_back("element." + field->name + "_.valid = false;");
+                }
+            }
+        }
     }
     else
     {
         const std::string object = LValue(target);
+        siblings = InvalidateSiblings(target);
         Flush(out);
-        out.Line(NeedBytes(std::to_string(bytes)));
+        out.Line(NeedBytes(bits ? "(" + size + ")" : size));
         out.Line(fmt::format("auto& header = {};", object));
     }
-    out.Line("ExtractHeader(pkt + off, header);");
+    out.Line(bits ? "ExtractHeader(pkt + off, header, static_cast<uint32_t>(varbitBits));"
+                  : "ExtractHeader(pkt + off, header);");
     out.Line("header.valid = true;");
-    out.Line(fmt::format("off += {};", bytes));
+    for (const std::string& line : siblings)
+    {
+        out.Line(line);
+    }
+    out.Line(fmt::format("off += {};", size));
     out.Close();
 }
 

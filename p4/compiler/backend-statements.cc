@@ -282,6 +282,15 @@ Generator::InvokeAction(const ActionDecl& action, const PtrList<ast::Argument>& 
                                         ValueType(param.type.get(), param.location), temp,
                                         current));
             copyBack.push_back(Store(*argument, temp));
+            if (const auto siblings = InvalidateSiblings(*argument); !siblings.empty())
+            {
+                std::string joined;
+                for (const std::string& line : siblings)
+                {
+                    joined += " " + line;
+                }
+                copyBack.push_back(fmt::format("if ({}.valid) {{{} }}", current, joined));
+            }
             passed.push_back(temp);
         }
         else
@@ -320,9 +329,20 @@ Generator::MethodCall(const CallExpr& call, const MemberExpr& member, CodeWriter
             return;
         }
         const std::string object = LValue(*member.object);
+        const std::vector<std::string> siblings =
+            method == "setValid" ? InvalidateSiblings(*member.object)
+                                 : std::vector<std::string>{};
         Flush(out);
         out.Line(object + ".valid = " + (method == "setValid" ? "true;" : "false;"));
+        for (const std::string& line : siblings)
+        {
+            out.Line(line);
+        }
         return;
+    }
+    if (const auto* decl = StructOf(objectType); method == "isValid" && decl)
+    {
+        return;  // a header_union's isValid() as a statement does nothing
     }
     if (objectType && objectType->Is<StackType>())
     {

@@ -38,28 +38,6 @@ CheckNode(const ast::Node& node, Diagnostics& diags)
                         " '" + structLike->name + "'");
         return;
     }
-    if (node.Is<ast::VarbitType>())
-    {
-        Unsupported(diags, node.location, "varbit");
-        return;
-    }
-    if (const auto* structDecl = node.As<ast::StructDecl>(); structDecl && structDecl->isUnion)
-    {
-        Unsupported(diags, structDecl->location, "header_union '" + structDecl->name + "'");
-        return;
-    }
-    if (const auto* call = node.As<ast::CallExpr>())
-    {
-        const auto* member = call->callee->As<ast::MemberExpr>();
-        const std::string name = member ? member->member : "";
-        if (member && !member->resolved &&
-            (name == "minSizeInBits" || name == "minSizeInBytes" || name == "maxSizeInBits" ||
-             name == "maxSizeInBytes"))
-        {
-            Unsupported(diags, call->location, "'" + name + "()'");
-            return;
-        }
-    }
     if (const auto* instance = node.As<ast::InstanceDecl>(); instance && instance->hasInitializer)
     {
         Unsupported(diags, instance->location,

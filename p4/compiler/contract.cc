@@ -38,8 +38,8 @@ const std::set<std::string> kNotCppIdentifiers = {
 /// The contract's own names, which P4 names beside them must not take.
 const std::vector<std::string> kTopLevelNames = {"kSource", "kProgram", "error"};
 const std::vector<std::string> kMemberNames = {"kName", "kBits", "kBytes", "kOffset", "kWidth",
-                                               "kSize", "kStackSize", "kKeys", "kActions",
-                                               "Type"};
+                                               "kMaxWidth", "kSize", "kStackSize", "kKeys",
+                                               "kActions", "Type"};
 
 bool
 IsReservedIdentifier(const std::string& name)
@@ -371,6 +371,23 @@ class ContractWriter
         out.Line();
     }
 
+    /// Bits of a header field on the wire: a scalar's width, or a struct's fields' bits.
+    static unsigned WireBits(const Type* type)
+    {
+        const Declaration* named = NamedDecl(Canon(type));
+        const auto* inner = named ? named->As<StructDecl>() : nullptr;
+        if (!inner)
+        {
+            return ScalarWidth(type);
+        }
+        unsigned bits = 0;
+        for (const auto& field : inner->fields)
+        {
+            bits += WireBits(field->type.get());
+        }
+        return bits;
+    }
+
     void EmitStruct(const StructLikeDecl& decl, CodeWriter& out)
     {
         const bool isHeader = decl.Is<HeaderDecl>();
@@ -380,12 +397,17 @@ class ContractWriter
         std::vector<std::string> taken = kMemberNames;
         taken.push_back(name);
         unsigned offset = 0;
+        bool afterVarbit = false;
         for (const auto& field : decl.fields)
         {
             const Type* type = Canon(field->type.get());
             const auto* stack = type ? type->As<StackType>() : nullptr;
+            const auto* varbit = type ? type->As<VarbitType>() : nullptr;
             const auto cppType = CppType(stack ? stack->element.get() : type);
-            const unsigned width = stack ? 0 : ScalarWidth(type);
+            // In a header a struct-typed field takes its fields' bits; a varbit none of the
+            // fixed ones, and the fields after it sit at an offset known only at run time.
+            const unsigned width = stack || varbit ? 0 : isHeader ? WireBits(type)
+                                                                  : ScalarWidth(type);
             out.Line(fmt::format("/// {} {}", ToString(*field->type), field->name));
             out.Open("struct " + CppContractName(field->name, taken));
             if (cppType)
@@ -396,7 +418,7 @@ class ContractWriter
             {
                 out.Line(fmt::format("static constexpr unsigned kStackSize = {};", stack->count));
             }
-            if (isHeader)
+            if (isHeader && !afterVarbit)
             {
                 out.Line(fmt::format("static constexpr unsigned kOffset = {};", offset));
             }
@@ -404,11 +426,17 @@ class ContractWriter
             {
                 out.Line(fmt::format("static constexpr unsigned kWidth = {};", width));
             }
+            if (varbit)
+            {
+                out.Line(fmt::format("static constexpr unsigned kMaxWidth = {};", varbit->width));
+                afterVarbit = true;
+            }
             out.Close(";");
             offset += width;
         }
         if (isHeader)
         {
+            // Without the varbit, if there is one.
             out.Line(fmt::format("static constexpr unsigned kBits = {};", offset));
             out.Line(fmt::format("static constexpr unsigned kBytes = {};", offset / 8));
         }

@@ -372,6 +372,40 @@ class WideBits
     std::array<uint8_t, kBytes> m_bytes{};
 };
 
+/// A varbit<N> value: storage for its maximum width and the length it has now. The parser fills
+/// it from a whole number of bytes (extract(h, bits) rejects any other length), so `bits` is a
+/// multiple of 8 and the value is the first bits / 8 of `bytes`, as on the wire; the rest of
+/// `bytes` is zero. Two varbits are equal when they have the same length and the same bits.
+template <unsigned N>
+struct Varbit
+{
+    static constexpr size_t kBytes = (N + 7) / 8;
+
+    uint32_t bits;
+    uint8_t bytes[kBytes];
+
+    /// Reads `length` bits (a multiple of 8, at most N) from `p`.
+    void Load(const uint8_t* p, uint32_t length)
+    {
+        bits = length;
+        std::memcpy(bytes, p, length / 8);
+        std::memset(bytes + length / 8, 0, kBytes - length / 8);
+    }
+
+    /// Writes the value's bits / 8 bytes to `p`; returns them.
+    uint32_t Store(uint8_t* p) const
+    {
+        std::memcpy(p, bytes, bits / 8);
+        return bits / 8;
+    }
+
+    bool operator==(const Varbit& o) const
+    {
+        return bits == o.bits && std::memcmp(bytes, o.bytes, bits / 8) == 0;
+    }
+    bool operator!=(const Varbit& o) const { return !(*this == o); }
+};
+
 } // namespace incsim::p4rt
 
 #endif

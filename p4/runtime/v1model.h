@@ -104,6 +104,23 @@ struct HeaderStack
     uint32_t nextIndex = 0;
 };
 
+/// `stack[index]` read at an index known only at run time. Out of range (the P4 spec leaves the
+/// value unspecified), an invalid element whose fields are all zero.
+template <typename Header, size_t N>
+const Header& StackAt(const HeaderStack<Header, N>& stack, uint64_t index)
+{
+    static const Header kOutOfRange{};
+    return index < N ? stack.element[index] : kOutOfRange;
+}
+
+/// `stack[index]` written at an index known only at run time. Out of range, the write goes to
+/// `scratch`, which the caller drops: the stack is left as it was.
+template <typename Header, size_t N>
+Header& StackAt(HeaderStack<Header, N>& stack, uint64_t index, Header& scratch)
+{
+    return index < N ? stack.element[index] : scratch;
+}
+
 /// What a table's apply() returns to the control that applied it.
 struct ApplyResult
 {
