@@ -111,7 +111,7 @@ Generator::HeaderBytes(const StructLikeDecl& header)
 void
 Generator::EmitTypes(CodeWriter& out)
 {
-    for (const auto& decl : m_program.declarations)
+    for (const auto& decl : m_ir->ast->declarations)
     {
         const auto* structLike = decl->As<StructLikeDecl>();
         if (!structLike)

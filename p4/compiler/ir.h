@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,10 @@ struct State
 
 struct Program
 {
+    /// The program lowered: the input, or its copy with functions and sub-blocks inlined
+    /// (midend-inline.h), which `inlined` owns.
+    const ast::Program* ast = nullptr;
+    std::unique_ptr<ast::Program> inlined;
     ArchitectureBinding binding;
     /// The parser and the controls whose objects are collected, in the architecture's order
     /// (each once; the deparser emits and has none).
