@@ -3,7 +3,6 @@
 #include "p4/compiler/checker.h"
 #include "p4/compiler/diagnostics.h"
 
-#include <algorithm>
 #include <set>
 
 namespace incsim::p4
@@ -33,8 +32,18 @@ BlockOf(const InstanceDecl& instance)
     return decl && (decl->Is<ControlDecl>() || decl->Is<ParserDecl>()) ? decl : nullptr;
 }
 
-/// The instance whose apply `call` is (`inst.apply(...)` of a control or parser instance).
-const InstanceDecl*
+/// Whether `param` (a constructor parameter) takes a control or parser instance.
+bool
+TakesBlock(const Parameter& param)
+{
+    const Declaration* decl = NamedDecl(param.type.get());
+    return decl && (decl->Is<ControlDecl>() || decl->Is<ParserDecl>() ||
+                    decl->Is<ControlTypeDecl>() || decl->Is<ParserTypeDecl>());
+}
+
+/// The control or parser instance (or the constructor parameter holding one) whose apply
+/// `call` is: `inst.apply(...)`.
+const Declaration*
 AppliedInstance(const CallExpr& call)
 {
     const auto* member = call.callee->As<MemberExpr>();
@@ -43,8 +52,12 @@ AppliedInstance(const CallExpr& call)
     {
         return nullptr;
     }
-    const auto* instance = object->resolved->As<InstanceDecl>();
-    return instance && BlockOf(*instance) ? instance : nullptr;
+    if (const auto* instance = object->resolved->As<InstanceDecl>())
+    {
+        return BlockOf(*instance) ? instance : nullptr;
+    }
+    const auto* param = object->resolved->As<Parameter>();
+    return param && TakesBlock(*param) ? param : nullptr;
 }
 
 bool
@@ -168,6 +181,10 @@ struct Scope
     std::map<const Declaration*, Replacement> replace;
     /// Controls and parsers instantiated in this block.
     std::map<const Declaration*, Instance*> instances;
+    /// Variables of the block whose initializers run where its body starts (all of an
+    /// inlined instance's, so that they see its arguments; a block's own from the first
+    /// initializer that calls a function on).
+    std::vector<const VariableDecl*> initializedInBody;
     /// Locals declared in statements get fresh names (a function's or a sub-block's body).
     bool renameLocals = false;
     /// `return` assigns returnValue (if any), sets returnFlag (if any) and skips the rest.
@@ -751,17 +768,22 @@ class Inliner
             const std::string name = Fresh(Joined(function.name, param.name));
             scope.replace[&param] = {name, nullptr};
             Ptr<Expression> initial;
-            if (param.direction != Direction::Out && arg)
+            if ((param.direction == Direction::Out || param.direction == Direction::InOut) &&
+                arg && !arg->Is<DontCareExpr>())
+            {
+                m_owned.push_back(StableCopy(*arg, pre));
+                copyOut.emplace_back(m_owned.back().get(), name);
+                if (param.direction == Direction::InOut)
+                {
+                    initial = Expr(*m_owned.back(), nullptr);
+                }
+            }
+            else if (param.direction != Direction::Out && arg)
             {
                 initial = Expr(*arg, &pre);
             }
             pre.push_back(Declare(TypeCopy(param.type.get()), name, std::move(initial),
                                   call.location));
-            if ((param.direction == Direction::Out || param.direction == Direction::InOut) &&
-                arg && !arg->Is<DontCareExpr>())
-            {
-                copyOut.emplace_back(arg, name);
-            }
         }
         if (!function.returnType->Is<VoidType>())
         {
@@ -852,7 +874,10 @@ class Inliner
         }
         case NodeKind::CallStmt: {
             const auto& from = static_cast<const CallStmt&>(statement);
-            if (const InstanceDecl* instance = AppliedInstance(*from.call))
+            // (A constructor parameter holding a control is applied as it is in a copy of
+            // its own control; in an inlined instance it names the instance bound to it.)
+            if (const Declaration* instance = AppliedInstance(*from.call);
+                instance && (instance->Is<InstanceDecl>() || m_scope->instances.count(instance)))
             {
                 ApplyBlock(*from.call, *instance, out);
                 return;
@@ -1176,6 +1201,20 @@ class Inliner
                 key->matchKind = k.matchKind;
                 key->matchKindLocation = k.matchKindLocation;
                 key->annotations = AnnotationsCopy(k.annotations);
+                // The control plane names a key by its text: the text as written.
+                const std::string written = ToString(*k.expression);
+                if (!FindAnnotation(k.annotations, "name") &&
+                    ToString(*key->expression) != written)
+                {
+                    auto name = std::make_unique<Annotation>(k.location);
+                    name->name = "name";
+                    name->hasBody = true;
+                    name->argsParsed = true;
+                    auto text = std::make_unique<StringLiteral>(k.location);
+                    text->value = written;
+                    name->args.push_back(std::move(text));
+                    key->annotations.push_back(std::move(name));
+                }
                 return key;
             });
             property->actions =
@@ -1210,7 +1249,10 @@ class Inliner
         Scope* outer = m_scope;
         m_scope = &scope;
         BlockLocals(from, to->locals);
-        to->apply = Block(*from.apply);
+        to->apply = std::make_unique<BlockStmt>(from.apply->location);
+        to->apply->annotations = AnnotationsCopy(from.apply->annotations);
+        InitializeInBody(scope, to->apply->statements);
+        StatementList(from.apply->statements, 0, to->apply->statements);
         m_scope = outer;
         return to;
     }
@@ -1225,9 +1267,21 @@ class Inliner
         Scope* outer = m_scope;
         m_scope = &scope;
         BlockLocals(from, to->locals);
+        // Variable initializers moved out of the locals run where `start` begins, once.
+        const ParserState* start = from.FindState("start");
+        if (!scope.initializedInBody.empty() && start &&
+            Contains(from, [&](const Node& n) {
+                const auto* name = n.As<NameExpr>();
+                return name && name->resolved == start;
+            }))
+        {
+            Fail(scope.initializedInBody.front()->initializer->location,
+                 "a call of a function in the initializer of a parser's variable is outside "
+                 "incsim's P4 subset when a transition goes back to 'start'");
+        }
         for (const auto& state : from.states)
         {
-            State(*state, to->states);
+            State(*state, to->states, state.get() == start);
         }
         m_scope = outer;
         return to;
@@ -1251,7 +1305,25 @@ class Inliner
                 m_scope->replace[local.get()] = {Fresh(Joined(m_scope->prefix, local->name)),
                                                  nullptr};
             }
-            out.push_back(Decl(*local, nullptr));
+            const auto* variable = local->As<VariableDecl>();
+            if (variable && variable->initializer &&
+                (m_scope->renameLocals || !m_scope->initializedInBody.empty() ||
+                 CallsFunction(*variable->initializer)))
+            {
+                // Declared here, assigned where the body starts (InitializeInBody).
+                auto copy = std::make_unique<VariableDecl>(variable->location);
+                const auto found = m_scope->replace.find(variable);
+                copy->name =
+                    found == m_scope->replace.end() ? variable->name : found->second.name;
+                copy->annotations = AnnotationsCopy(variable->annotations);
+                copy->type = TypeCopy(variable->type.get());
+                out.push_back(std::move(copy));
+                m_scope->initializedInBody.push_back(variable);
+            }
+            else
+            {
+                out.push_back(Decl(*local, nullptr));
+            }
             if (!m_scope->path.empty())
             {
                 m_result.localNames[out.back().get()] = m_scope->path + "." + local->name;
@@ -1261,7 +1333,7 @@ class Inliner
 
     /// The calls `inst.apply(...)` of `instance` in `block`.
     static std::vector<const CallExpr*> ApplyCalls(const Declaration& block,
-                                                   const InstanceDecl& instance)
+                                                   const Declaration& instance)
     {
         std::vector<const CallExpr*> calls;
         std::function<void(const Node&)> visit = [&](const Node& node) {
@@ -1342,6 +1414,22 @@ class Inliner
             {
                 arg = param.defaultValue.get();
             }
+            if (TakesBlock(param))
+            {
+                const auto* name = arg ? arg->As<NameExpr>() : nullptr;
+                const auto bound =
+                    name ? m_scope->instances.find(name->resolved) : m_scope->instances.end();
+                if (bound == m_scope->instances.end())
+                {
+                    Fail(arg ? arg->location : instance.location,
+                         "constructor argument '" + param.name + "' of '" + instance.name +
+                             "' is outside incsim's P4 subset: a control or parser passed to "
+                             "an instance inlined into its block is an instance declared there");
+                    return;
+                }
+                scope.instances[&param] = bound->second;
+                continue;
+            }
             if (!arg || arg->Is<CallExpr>())
             {
                 Fail(arg ? arg->location : instance.location,
@@ -1388,11 +1476,13 @@ class Inliner
             scope.replace[&param] = {name, nullptr};
             inst->copies.push_back(name);
         }
-        const bool copiesOut = std::any_of(params.begin(), params.end(), [&](const auto& param) {
-            const size_t i = &param - &params.front();
-            return !inst->copies[i].empty() && (param->direction == Direction::Out ||
-                                                param->direction == Direction::InOut);
-        });
+        bool copiesOut = false;
+        for (size_t i = 0; i < params.size(); ++i)
+        {
+            copiesOut = copiesOut || (!inst->copies[i].empty() &&
+                                      (params[i]->direction == Direction::Out ||
+                                       params[i]->direction == Direction::InOut));
+        }
         if (copiesOut && Contains(*callee, [](const Node& n) { return n.Is<ExitStmt>(); }))
         {
             Fail(instance.location,
@@ -1409,40 +1499,104 @@ class Inliner
         m_instances.push_back(std::move(inst));
     }
 
-    /// Copy-in of the arguments `call` passes through copy variables.
-    void CopyIn(const CallExpr& call, const Instance& inst, Statements& out)
+    /// The initializers `scope` moved from its block's variables to where the body starts.
+    void InitializeInBody(Scope& scope, Statements& out)
+    {
+        Scope* outer = m_scope;
+        m_scope = &scope;
+        for (const VariableDecl* variable : scope.initializedInBody)
+        {
+            auto value = Expr(*variable->initializer, &out);
+            const auto found = scope.replace.find(variable);
+            out.push_back(Assign(
+                Name(found == scope.replace.end() ? variable->name : found->second.name,
+                     variable->location),
+                std::move(value), variable->location));
+        }
+        m_scope = outer;
+    }
+
+    /// Copy-in of the arguments `call` passes through copy variables; the lvalues that
+    /// CopyOut writes back (indexes evaluated once, here).
+    std::vector<const Expression*> CopyIn(const CallExpr& call, const Instance& inst,
+                                          Statements& out)
     {
         const auto& params = ApplyParams(*inst.block);
+        std::vector<const Expression*> lvalues(params.size(), nullptr);
         for (size_t i = 0; i < params.size(); ++i)
         {
             const Expression* arg = ArgumentFor(call.args, params, i);
-            if (!inst.copies[i].empty() && params[i]->direction != Direction::Out && arg)
+            if (inst.copies[i].empty() || !arg || arg->Is<DontCareExpr>())
             {
-                auto value = Expr(*arg, &out);
+                continue;
+            }
+            Ptr<Expression> value;
+            if (params[i]->direction == Direction::Out || params[i]->direction == Direction::InOut)
+            {
+                m_owned.push_back(StableCopy(*arg, out));
+                lvalues[i] = m_owned.back().get();
+                if (params[i]->direction == Direction::InOut)
+                {
+                    value = Expr(*lvalues[i], nullptr);
+                }
+            }
+            else
+            {
+                value = Expr(*arg, &out);
+            }
+            if (value)
+            {
                 out.push_back(
                     Assign(Name(inst.copies[i], call.location), std::move(value), call.location));
             }
         }
+        return lvalues;
     }
 
-    void CopyOut(const CallExpr& call, const Instance& inst, Statements& out)
+    void CopyOut(const CallExpr& call, const Instance& inst,
+                 const std::vector<const Expression*>& lvalues, Statements& out)
     {
-        const auto& params = ApplyParams(*inst.block);
-        for (size_t i = 0; i < params.size(); ++i)
+        for (size_t i = 0; i < lvalues.size(); ++i)
         {
-            const Expression* arg = ArgumentFor(call.args, params, i);
-            if (!inst.copies[i].empty() && arg && !arg->Is<DontCareExpr>() &&
-                (params[i]->direction == Direction::Out ||
-                 params[i]->direction == Direction::InOut))
+            if (lvalues[i])
             {
-                out.push_back(
-                    Assign(Expr(*arg, nullptr), Name(inst.copies[i], call.location), call.location));
+                out.push_back(Assign(Expr(*lvalues[i], nullptr),
+                                     Name(inst.copies[i], call.location), call.location));
             }
         }
     }
 
+    /// A copy of lvalue `from` whose indexes are evaluated now, into `pre` (so that copy-in
+    /// and copy-out write the same element).
+    Ptr<Expression> StableCopy(const Expression& from, Statements& pre)
+    {
+        if (const auto* member = from.As<MemberExpr>())
+        {
+            auto to = std::make_unique<MemberExpr>(member->location);
+            to->object = StableCopy(*member->object, pre);
+            to->member = member->member;
+            return to;
+        }
+        if (const auto* index = from.As<IndexExpr>())
+        {
+            auto to = std::make_unique<IndexExpr>(index->location);
+            to->object = StableCopy(*index->object, pre);
+            to->index = Hoisted(*index->index, &pre);
+            return to;
+        }
+        if (const auto* slice = from.As<SliceExpr>())
+        {
+            auto to = std::make_unique<SliceExpr>(slice->location);
+            to->object = StableCopy(*slice->object, pre);
+            to->high = Expr(*slice->high, &pre);
+            to->low = Expr(*slice->low, &pre);
+            return to;
+        }
+        return Expr(from, &pre);
+    }
+
     /// `inst.apply(...)` of a control instance: its apply body, bound to the call.
-    void ApplyBlock(const CallExpr& call, const InstanceDecl& instance, Statements& out)
+    void ApplyBlock(const CallExpr& call, const Declaration& instance, Statements& out)
     {
         const auto found = m_scope->instances.find(&instance);
         if (found == m_scope->instances.end())
@@ -1459,8 +1613,9 @@ class Inliner
                                 "calls them outside a conditional statement");
             return;
         }
-        CopyIn(call, inst, out);
+        const auto lvalues = CopyIn(call, inst, out);
         Scope& scope = inst.scope;
+        InitializeInBody(scope, out);
         scope.inlineReturns = true;
         scope.returnFlag.clear();
         if (NeedsReturnFlag(control->apply->statements))
@@ -1476,12 +1631,12 @@ class Inliner
         m_scope = outer;
         scope.inlineReturns = false;
         out.push_back(std::move(body));
-        CopyOut(call, inst, out);
+        CopyOut(call, inst, lvalues, out);
     }
 
     // --- Parser states --------------------------------------------------------------------
 
-    void State(const ParserState& from, PtrList<ParserState>& states)
+    void State(const ParserState& from, PtrList<ParserState>& states, bool initialize = false)
     {
         auto state = std::make_unique<ParserState>(from.location);
         state->name = from.name;
@@ -1492,6 +1647,10 @@ class Inliner
         state->annotations = AnnotationsCopy(from.annotations);
         ParserState& current = *state;
         states.push_back(std::move(state));
+        if (initialize)
+        {
+            InitializeInBody(*m_scope, current.statements);
+        }
         StateBody(from, 0, current, states);
     }
 
@@ -1505,23 +1664,20 @@ class Inliner
         {
             const Statement& statement = *from.statements[i];
             const auto* callStmt = statement.As<CallStmt>();
-            const InstanceDecl* instance = callStmt ? AppliedInstance(*callStmt->call) : nullptr;
-            if (!instance || !BlockOf(*instance)->Is<ParserDecl>())
+            const Declaration* instance = callStmt ? AppliedInstance(*callStmt->call) : nullptr;
+            const auto found = m_scope->instances.find(instance);
+            if (!instance || found == m_scope->instances.end() ||
+                !found->second->block->Is<ParserDecl>())
             {
                 Stmt(statement, current.statements);
                 continue;
             }
-            const auto found = m_scope->instances.find(instance);
-            if (found == m_scope->instances.end())
-            {
-                Fail(statement.location, "internal: '" + instance->name + "' was not inlined");
-                return;
-            }
             Instance& inst = *found->second;
             const CallExpr& call = *callStmt->call;
             const auto& callee = *inst.block->As<ParserDecl>();
-            CopyIn(call, inst, current.statements);
+            const auto lvalues = CopyIn(call, inst, current.statements);
             Scope& scope = inst.scope;
+            InitializeInBody(scope, current.statements);
             for (const auto& state : callee.states)
             {
                 scope.replace[state.get()] = {Fresh(Joined(scope.prefix, state->name)), nullptr};
@@ -1548,7 +1704,7 @@ class Inliner
             next->name = after;
             ParserState& nextRef = *next;
             states.push_back(std::move(next));
-            CopyOut(call, inst, nextRef.statements);
+            CopyOut(call, inst, lvalues, nextRef.statements);
             StateBody(from, i + 1, nextRef, states);
             return;
         }
@@ -1574,6 +1730,8 @@ class Inliner
     Scope* m_scope = nullptr;
     std::set<std::string> m_used;
     std::vector<std::unique_ptr<Instance>> m_instances;
+    /// Expressions built once and copied at each use (lvalues of copy-out).
+    PtrList<Expression> m_owned;
     bool m_failed = false;
 };
 
@@ -1582,17 +1740,26 @@ class Inliner
 bool
 NeedsInlining(const Program& program)
 {
-    return std::any_of(program.declarations.begin(), program.declarations.end(),
-                       [](const auto& decl) {
-                           return Contains(*decl, [](const Node& node) {
-                               if (const auto* call = node.As<CallExpr>())
-                               {
-                                   return InlinedFunction(*call) != nullptr;
-                               }
-                               const auto* instance = node.As<InstanceDecl>();
-                               return instance && BlockOf(*instance);
-                           });
-                       });
+    const auto inlined = [](const Node& node) {
+        if (const auto* function = node.As<FunctionDecl>())
+        {
+            return function->body != nullptr;
+        }
+        if (const auto* call = node.As<CallExpr>())
+        {
+            return InlinedFunction(*call) != nullptr;
+        }
+        const auto* instance = node.As<InstanceDecl>();
+        return instance && BlockOf(*instance);
+    };
+    for (const Ptr<Declaration>& decl : program.declarations)
+    {
+        if (Contains(*decl, inlined))
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 InlinedProgram
