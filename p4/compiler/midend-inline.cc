@@ -550,6 +550,12 @@ class Inliner
         }
         case NodeKind::NameExpr: {
             const auto& from = static_cast<const NameExpr&>(expression);
+            if (m_scope->instances.count(from.resolved))
+            {
+                Fail(from.location, "'" + from.name + "', an instance of a control or parser "
+                                    "that is inlined, is outside incsim's P4 subset here: "
+                                    "such an instance can only be applied");
+            }
             if (from.resolved == &AcceptState() && !m_scope->accept.empty())
             {
                 return Name(m_scope->accept, from.location);
@@ -1601,7 +1607,10 @@ class Inliner
         const auto found = m_scope->instances.find(&instance);
         if (found == m_scope->instances.end())
         {
-            Fail(call.location, "internal: '" + instance.name + "' was not inlined");
+            Fail(call.location, "applying '" + instance.name + "', declared outside the "
+                                "block that applies it, is outside incsim's P4 subset "
+                                "(controls and parsers are inlined into the block that "
+                                "instantiates them)");
             return;
         }
         Instance& inst = *found->second;
