@@ -3,6 +3,7 @@
 #include "p4/compiler/checker.h"
 #include "p4/compiler/diagnostics.h"
 
+#include <algorithm>
 #include <set>
 
 namespace incsim::p4
@@ -288,9 +289,10 @@ class Inliner
     std::string Fresh(const std::string& base)
     {
         std::string name = base;
-        for (int i = 1; m_used.count(name); ++i)
+        size_t& suffix = m_suffixes[base];
+        while (m_used.count(name))
         {
-            name = base + "_" + std::to_string(i);
+            name = base + "_" + std::to_string(++suffix);
         }
         m_used.insert(name);
         return name;
@@ -300,6 +302,24 @@ class Inliner
     {
         m_failed = true;
         m_diags.Error(location, message);
+    }
+
+    /// Counts one more inlined call or instance; false (after one error) past the limit, so
+    /// that calls that each call the next twice cannot blow the program up exponentially.
+    bool Expand(const SourceLocation& location)
+    {
+        if (++m_expansions <= kMaxExpansions)
+        {
+            return true;
+        }
+        if (m_expansions == kMaxExpansions + 1)
+        {
+            Fail(location, "inlining stops here: the program would inline more than " +
+                               std::to_string(kMaxExpansions) +
+                               " calls and instances (each level of calls that calls the "
+                               "next more than once multiplies them)");
+        }
+        return false;
     }
 
     std::string Joined(const std::string& prefix, const std::string& name) const
@@ -750,6 +770,10 @@ class Inliner
     Ptr<Expression> InlineCall(const CallExpr& call, const FunctionDecl& function,
                                Statements& pre)
     {
+        if (!Expand(call.location))
+        {
+            return Name(function.name, call.location);
+        }
         if (!function.typeParams.empty())
         {
             Fail(call.location, "a call of generic function '" + function.name +
@@ -1254,6 +1278,7 @@ class Inliner
         Scope scope;
         Scope* outer = m_scope;
         m_scope = &scope;
+        m_expanding.assign(1, &from);
         BlockLocals(from, to->locals);
         to->apply = std::make_unique<BlockStmt>(from.apply->location);
         to->apply->annotations = AnnotationsCopy(from.apply->annotations);
@@ -1272,6 +1297,7 @@ class Inliner
         Scope scope;
         Scope* outer = m_scope;
         m_scope = &scope;
+        m_expanding.assign(1, &from);
         BlockLocals(from, to->locals);
         // Variable initializers moved out of the locals run where `start` begins, once.
         const ParserState* start = from.FindState("start");
@@ -1393,6 +1419,21 @@ class Inliner
                      PtrList<Declaration>& out)
     {
         const Declaration* callee = BlockOf(instance);
+        if (m_failedInstances.count(&instance))
+        {
+            return;
+        }
+        if (std::find(m_expanding.begin(), m_expanding.end(), callee) != m_expanding.end())
+        {
+            m_failedInstances.insert(&instance);
+            Fail(instance.location, "'" + callee->name + "' instantiates itself (directly or "
+                                    "through the blocks it instantiates): P4 has no recursion");
+            return;
+        }
+        if (!Expand(instance.location))
+        {
+            return;
+        }
         const bool generic = callee->Is<ControlDecl>()
                                  ? !callee->As<ControlDecl>()->typeParams.empty()
                                  : !callee->As<ParserDecl>()->typeParams.empty();
@@ -1499,7 +1540,9 @@ class Inliner
         }
         Scope* outer = m_scope;
         m_scope = &scope;
+        m_expanding.push_back(callee);
         BlockLocals(*callee, out);
+        m_expanding.pop_back();
         m_scope = outer;
         m_scope->instances[&instance] = inst.get();
         m_instances.push_back(std::move(inst));
@@ -1605,6 +1648,10 @@ class Inliner
     void ApplyBlock(const CallExpr& call, const Declaration& instance, Statements& out)
     {
         const auto found = m_scope->instances.find(&instance);
+        if (m_failedInstances.count(&instance))
+        {
+            return;
+        }
         if (found == m_scope->instances.end())
         {
             Fail(call.location, "applying '" + instance.name + "', declared outside the "
@@ -1615,6 +1662,10 @@ class Inliner
         }
         Instance& inst = *found->second;
         const auto* control = inst.block->As<ControlDecl>();
+        if (!Expand(call.location))
+        {
+            return;
+        }
         if (!control)
         {
             Fail(call.location, "a call of parser '" + instance.name + "' is outside incsim's "
@@ -1683,6 +1734,10 @@ class Inliner
             }
             Instance& inst = *found->second;
             const CallExpr& call = *callStmt->call;
+            if (!Expand(call.location))
+            {
+                return;
+            }
             const auto& callee = *inst.block->As<ParserDecl>();
             const auto lvalues = CopyIn(call, inst, current.statements);
             Scope& scope = inst.scope;
@@ -1738,9 +1793,18 @@ class Inliner
     InlinedProgram& m_result;
     Scope* m_scope = nullptr;
     std::set<std::string> m_used;
+    /// The last suffix Fresh gave each base name.
+    std::map<std::string, size_t> m_suffixes;
     std::vector<std::unique_ptr<Instance>> m_instances;
     /// Expressions built once and copied at each use (lvalues of copy-out).
     PtrList<Expression> m_owned;
+    /// The blocks being copied, outermost first (a block that instantiates one of them
+    /// recurses).
+    std::vector<const Declaration*> m_expanding;
+    /// Instances reported as not inlinable (their applies are not reported again).
+    std::set<const Declaration*> m_failedInstances;
+    static constexpr size_t kMaxExpansions = 10000;
+    size_t m_expansions = 0;
     bool m_failed = false;
 };
 

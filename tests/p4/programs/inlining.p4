@@ -1,7 +1,8 @@
 // The mid-end's inlining (p4/compiler/midend-inline.h) run on packets (inlining.stf): functions
 // with a body (early return, out and inout parameters, an argument that aliases another, a
 // call on the right of an operator and of ||), a control instantiated twice with a
-// constructor argument and a table of its own each (I.up.t, I.down.t), and a sub-parser.
+// constructor argument and a table of its own each (I.up.t, I.down.t), a control nested two
+// deep that exits (I.guard.inner.t), and a sub-parser called from two states.
 #define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
@@ -49,12 +50,18 @@ parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_met
         pkt.extract(hdr.h);
         transition select(hdr.h.kind) {
             1: with_tail;
+            2: other_tail;
             default: accept;
         }
     }
     state with_tail {
         tail.apply(pkt, hdr);
         hdr.h.e = hdr.tail.v + 1;
+        transition accept;
+    }
+    state other_tail {
+        tail.apply(pkt, hdr);
+        hdr.h.e = hdr.tail.v + 2;
         transition accept;
     }
 }
@@ -78,9 +85,31 @@ control Step(inout bit<8> value)(bit<8> step) {
     }
 }
 
+// Sends to port 3 and exits when inner's table hits: the caller's statements after
+// guard.apply() do not run, and what guard wrote before the exit stays (its arguments are used
+// in place).
+control Inner(inout headers_t hdr, inout standard_metadata_t sm) {
+    action stop() { hdr.h.c = 0xEE; sm.egress_spec = 3; exit; }
+    table t {
+        key = { hdr.h.b: exact; }
+        actions = { stop; NoAction; }
+        default_action = NoAction();
+    }
+    apply { t.apply(); }
+}
+
+control Guard(inout headers_t hdr, inout standard_metadata_t sm) {
+    Inner() inner;
+    apply {
+        hdr.h.d = 0x0D;
+        inner.apply(hdr, sm);
+    }
+}
+
 control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     Step(1) up;
     Step(0x10) down;
+    Guard() guard;
     apply {
         sm.egress_spec = 2;
         bool clamped;
@@ -101,6 +130,9 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         } else if (hdr.h.op == 4) {
             up.apply(hdr.h.a);
             down.apply(hdr.h.b);
+        } else if (hdr.h.op == 5) {
+            guard.apply(hdr, sm);
+            hdr.h.e = 0x0E;
         }
     }
 }
