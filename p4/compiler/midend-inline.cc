@@ -242,6 +242,7 @@ class Inliner
         for (const auto& decl : program.declarations)
         {
             CollectNames(*decl);
+            m_topLevel.insert(decl.get());
         }
     }
 
@@ -591,7 +592,9 @@ class Inliner
             }
             auto to = std::make_unique<NameExpr>(from.location);
             to->name = from.name;
-            to->global = from.global;
+            // A body copied into another block names the program's declarations from the top
+            // (`.K`), so that a local of the block called K cannot capture them.
+            to->global = from.global || (m_scope->renameLocals && m_topLevel.count(from.resolved));
             return to;
         }
         case NodeKind::MemberExpr: {
@@ -1793,6 +1796,7 @@ class Inliner
     InlinedProgram& m_result;
     Scope* m_scope = nullptr;
     std::set<std::string> m_used;
+    std::set<const Declaration*> m_topLevel;
     /// The last suffix Fresh gave each base name.
     std::map<std::string, size_t> m_suffixes;
     std::vector<std::unique_ptr<Instance>> m_instances;

@@ -29,6 +29,12 @@ bit<8> bump(inout bit<8> x) {
     return before;
 }
 
+// I declares a variable STEP too: the inlined body still means this constant.
+const bit<8> STEP = 3;
+bit<8> add_step(in bit<8> x) {
+    return x + STEP;
+}
+
 void both(inout bit<8> first, inout bit<8> second) {
     first = 0x11;
     second = 0x22;
@@ -110,6 +116,7 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
     Step(1) up;
     Step(0x10) down;
     Guard() guard;
+    bit<8> STEP = 0x40;
     apply {
         sm.egress_spec = 2;
         bool clamped;
@@ -133,6 +140,9 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         } else if (hdr.h.op == 5) {
             guard.apply(hdr, sm);
             hdr.h.e = 0x0E;
+        } else if (hdr.h.op == 6) {
+            hdr.h.a = add_step(hdr.h.a);
+            hdr.h.b = STEP;
         }
     }
 }
