@@ -19,12 +19,6 @@ Unsupported(Diagnostics& diags, const SourceLocation& location, const std::strin
 void
 CheckNode(const ast::Node& node, Diagnostics& diags)
 {
-    if (const auto* function = node.As<ast::FunctionDecl>(); function && function->body)
-    {
-        Unsupported(diags, function->location,
-                    "function '" + function->name + "' (a function with a body)");
-        return;
-    }
     if (const auto* valueSet = node.As<ast::ValueSetDecl>())
     {
         Unsupported(diags, valueSet->location, "value_set '" + valueSet->name + "'");

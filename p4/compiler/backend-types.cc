@@ -208,7 +208,7 @@ Generator::HeaderSizeOf(const StructLikeDecl& header, const std::string& object)
 void
 Generator::EmitTypes(CodeWriter& out)
 {
-    for (const auto& decl : m_program.declarations)
+    for (const auto& decl : m_ir->ast->declarations)
     {
         const auto* structLike = decl->As<StructLikeDecl>();
         if (!structLike)

@@ -490,6 +490,8 @@ class ContractWriter
                 return false;
             }
             local = name.substr(prefix.size());
+            // An object of an inlined sub-block ("up.t"): up_t.
+            std::replace(local.begin(), local.end(), '.', '_');
             return true;
         };
         CodeWriter body;

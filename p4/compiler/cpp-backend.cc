@@ -60,7 +60,7 @@ Generator::Run()
     code.codeHash = p4rt::SourceHash(text);
     code.header = HeaderText();
     code.source = SourcePrologue() + text + SourceEpilogue(code.codeHash);
-    code.contract = GenerateContract(m_program, MakeContractInput(true));
+    code.contract = GenerateContract(*m_ir->ast, MakeContractInput(true));
     return code;
 }
 

@@ -18,11 +18,12 @@
 // expressions in them are the checker's typed AST (every expression has its resolved `type`,
 // every name its `resolved` declaration). The back end generates them from the AST.
 //
-// Slots for the next lowering passes (midend.cc runs them in this order, before the IR is
-// numbered): inlining of functions with a body and of sub-controls and sub-parsers instantiated
-// inside blocks (they would add their actions, tables and states to the caller's), header_union
-// (to a header per member with a validity invariant) and varbit (to a bit<max> with a length).
-// Until then these are located errors ("outside incsim's P4 subset").
+// Functions with a body and sub-controls and sub-parsers instantiated inside blocks are
+// inlined before anything is numbered (midend-inline.h): the IR is then lowered from the
+// inlined copy of the program (Program::ast), whose blocks hold the callees' actions, tables
+// and states. Slots for the next lowering passes (midend.cc runs them before the IR is
+// numbered): header_union (to a header per member with a validity invariant) and varbit (to a
+// bit<max> with a length). Until then these are located errors ("outside incsim's P4 subset").
 
 #include "p4/compiler/architecture.h"
 #include "p4/compiler/ast.h"
@@ -30,6 +31,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -119,6 +121,10 @@ struct State
 
 struct Program
 {
+    /// The program lowered: the input, or its copy with functions and sub-blocks inlined
+    /// (midend-inline.h), which `inlined` owns.
+    const ast::Program* ast = nullptr;
+    std::unique_ptr<ast::Program> inlined;
     ArchitectureBinding binding;
     /// The parser and the controls whose objects are collected, in the architecture's order
     /// (each once; the deparser emits and has none).

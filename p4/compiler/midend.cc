@@ -1,6 +1,7 @@
 #include "p4/compiler/midend.h"
 
 #include "p4/compiler/diagnostics.h"
+#include "p4/compiler/midend-inline.h"
 
 #include <fmt/format.h>
 
@@ -21,12 +22,14 @@ class Lowering
 {
   public:
     Lowering(const Program& program, const SourceLocation& whole, Diagnostics& diags,
-             const std::vector<const Architecture*>& architectures, ir::Program& lowered)
+             const std::vector<const Architecture*>& architectures, ir::Program& lowered,
+             const std::map<const Declaration*, std::string>& localNames)
         : m_program(program),
           m_whole(whole),
           m_diags(diags),
           m_architectures(architectures),
-          m_ir(lowered)
+          m_ir(lowered),
+          m_localNames(localNames)
     {
     }
 
@@ -49,7 +52,7 @@ class Lowering
         m_ir.binding = std::move(*binding);
         BlocksInOrder();
         // Lowering passes that rewrite the AST's blocks before they are numbered go here:
-        // inlining functions and sub-controls/sub-parsers, header_union, varbit (ir.h).
+        // header_union, varbit (ir.h). Inlining ran before (LowerProgram).
         for (const auto& decl : m_program.declarations)
         {
             if (decl->IsSystem())
@@ -137,6 +140,12 @@ class Lowering
     }
 
     std::string Qualified(const std::string& prefix, const std::string& name) const;
+    /// `decl`'s name within its block: its own, or the instance path it was inlined from.
+    std::string LocalName(const Declaration& decl) const
+    {
+        const auto found = m_localNames.find(&decl);
+        return found == m_localNames.end() ? decl.name : found->second;
+    }
     void CollectInstance(const InstanceDecl& instance, const std::string& prefix);
     void CollectAction(const ActionDecl& action, const std::string& prefix);
     /// Whether running `node` may execute `exit`: directly, or by calling an action that may
@@ -216,6 +225,8 @@ class Lowering
     Diagnostics& m_diags;
     const std::vector<const Architecture*>& m_architectures;
     ir::Program& m_ir;
+    /// Names relative to the block for objects of inlined sub-blocks ("sub.t").
+    const std::map<const Declaration*, std::string>& m_localNames;
     bool m_failed = false;
 };
 
@@ -235,7 +246,7 @@ Lowering::CollectInstance(const InstanceDecl& instance, const std::string& prefi
     const ExternRuntime runtime = known ? known->runtime : ExternRuntime::Unsupported;
     ir::Extern info;
     info.decl = &instance;
-    info.controlPlaneName = Qualified(prefix, instance.name);
+    info.controlPlaneName = Qualified(prefix, LocalName(instance));
     // A version of the architecture may add an index type (v1model 20200408: register<T, I>,
     // counter<I>).
     const size_t indexArg = known ? known->indexTypeArg : 0;
@@ -298,7 +309,7 @@ Lowering::CollectAction(const ActionDecl& action, const std::string& prefix)
     }
     ir::Action info;
     info.decl = &action;
-    info.controlPlaneName = Qualified(prefix, action.name);
+    info.controlPlaneName = Qualified(prefix, LocalName(action));
     info.mayExit = MayExit(*action.body);
     m_ir.actionIndex[&action] = m_ir.actions.size();
     m_ir.actions.push_back(info);
@@ -396,7 +407,7 @@ Lowering::CollectTable(const TableDecl& table, const ControlDecl& control)
     ir::Table info;
     info.decl = &table;
     info.control = &control;
-    info.controlPlaneName = Qualified(control.name, table.name);
+    info.controlPlaneName = Qualified(control.name, LocalName(table));
     for (const auto& property : table.properties)
     {
         if (property->which == TablePropertyKind::Value && property->name != "size")
@@ -456,7 +467,20 @@ LowerProgram(const ast::Program& program, const SourceLocation& whole, Diagnosti
              const std::vector<const Architecture*>& architectures)
 {
     auto lowered = std::make_unique<ir::Program>();
-    if (!Lowering(program, whole, diags, architectures, *lowered).Run())
+    lowered->ast = &program;
+    InlinedProgram inlined;
+    if (NeedsInlining(program))
+    {
+        inlined = InlineProgram(program, diags);
+        if (!inlined.program)
+        {
+            return nullptr;
+        }
+        lowered->ast = inlined.program.get();
+        lowered->inlined = std::move(inlined.program);
+    }
+    if (!Lowering(*lowered->ast, whole, diags, architectures, *lowered, inlined.localNames)
+             .Run())
     {
         return nullptr;
     }

@@ -1,7 +1,8 @@
 // The mid-end IR (p4/compiler/ir.h, midend.h): the golden dump of a small program
 // (tests/p4/ir/small.ir), that the dump depends on the program only, and the lowering's
 // properties read off the IR itself: constants folded, objects numbered and resolved, the
-// parser's transitions explicit edges with one keyset per selector.
+// parser's transitions explicit edges with one keyset per selector; and the inlining of
+// functions, sub-controls and sub-parsers (tests/p4/ir/inline.{p4,ir}).
 
 #include "p4/compiler/checker.h"
 #include "p4/compiler/compile.h"
@@ -49,6 +50,13 @@ FirstDifferentLine(const std::string& text, const std::string& golden)
     return text.size() == golden.size() ? "" : "the lengths differ";
 }
 
+const std::string&
+InlineProgram()
+{
+    static const std::string path = p4test::P4TestDir() + "/ir/inline.p4";
+    return path;
+}
+
 struct Lowered
 {
     p4::Diagnostics diags;
@@ -84,12 +92,25 @@ TEST_CASE("the IR of a small program is as written", "[p4][ir]")
     CHECK(*text == golden);
 }
 
+TEST_CASE("the IR of a program with a function, a sub-control and a sub-parser is as written",
+          "[p4][ir][inline]")
+{
+    p4::Diagnostics diags;
+    const auto text = p4::DumpProgramIr(InlineProgram(), diags);
+    INFO(diags.Render());
+    REQUIRE(text);
+    const std::string golden = p4test::ReadTextFile(p4test::P4TestDir() + "/ir/inline.ir");
+    INFO("regenerate with: incsim p4 compile tests/p4/ir/inline.p4 --dump-ir");
+    INFO(FirstDifferentLine(*text, golden));
+    CHECK(*text == golden);
+}
+
 TEST_CASE("the IR dump depends on the program only", "[p4][ir]")
 {
     // Twice in one process (fresh parses, so different node addresses), and for a program
     // with every kind of object.
     for (const std::string& path :
-         {SmallProgram(), std::string(INCSIM_SOURCE_DIR) + "/p4/onepipe.p4"})
+         {SmallProgram(), InlineProgram(), std::string(INCSIM_SOURCE_DIR) + "/p4/onepipe.p4"})
     {
         p4::Diagnostics first;
         p4::Diagnostics second;
@@ -150,4 +171,43 @@ TEST_CASE("an extern the runtime does not implement is a located lowering error"
     CHECK_FALSE(p4::LowerProgram(*program, {diags.Sources().Get("meter.p4")}, diags));
     CHECK_THAT(p4test::FirstErrorLine(diags),
                Catch::Matchers::EndsWith("error: extern 'meter' is outside incsim's P4 subset"));
+}
+
+TEST_CASE("inlining gives each sub-control instance its own objects under p4c's names, and "
+          "splices a sub-parser's states",
+          "[p4][ir][inline]")
+{
+    auto lowered = Lower(InlineProgram());
+    const p4::ir::Program& ir = *lowered->ir;
+    // The IR is lowered from the inlined copy, which has no function with a body left.
+    REQUIRE(ir.inlined);
+    CHECK(ir.ast == ir.inlined.get());
+    for (const auto& decl : ir.ast->declarations)
+    {
+        const auto* function = decl->As<p4::ast::FunctionDecl>();
+        CHECK_FALSE((function && function->body));
+    }
+    REQUIRE(ir.tables.size() == 2);
+    CHECK(ir.tables[0].controlPlaneName == "I.up.t");
+    CHECK(ir.tables[1].controlPlaneName == "I.down.t");
+    CHECK(ir.tables[0].decl != ir.tables[1].decl);
+    REQUIRE(ir.actions.size() == 3);
+    CHECK(ir.actions[1].controlPlaneName == "I.up.bump");
+    CHECK(ir.actions[2].controlPlaneName == "I.down.bump");
+    CHECK(ir.tables[0].actions[0].action == 1);
+    CHECK(ir.tables[1].actions[0].action == 2);
+    // The sub-parser's start runs between the two halves of the calling state, and its
+    // accept goes on with the second half.
+    REQUIRE(ir.states.size() == 3);
+    CHECK(ir.states[0].transition.target.kind == p4::ir::Target::Kind::State);
+    CHECK(ir.states[0].transition.target.state == 1);
+    const p4::ir::Transition& callee = ir.states[1].transition;
+    REQUIRE(callee.cases.size() == 2);
+    CHECK(callee.cases[0].target.kind == p4::ir::Target::Kind::Reject);
+    CHECK(callee.cases[1].target.state == 2);
+    CHECK(ir.states[2].transition.target.kind == p4::ir::Target::Kind::Accept);
+    // A program with nothing to inline is lowered as it is.
+    auto small = Lower(SmallProgram());
+    CHECK_FALSE(small->ir->inlined);
+    CHECK(small->ir->ast == small->program.get());
 }

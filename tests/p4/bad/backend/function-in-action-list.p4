@@ -1,13 +1,14 @@
-// expect: function-body.p4:9:8: error: function 'max' (a function with a body) is not supported by incsim's back end yet
+// expect: function-in-action-list.p4:22:25: error: a call of function 'twice' is outside incsim's P4 subset here: functions with a body are inlined, and only calls inside statements can be
 #include <core.p4>
 #include <v1model.p4>
 
 struct headers_t {}
 struct meta_t { bit<8> a; bit<8> b; }
 
-// The checker accepts functions; the back end cannot generate them yet.
-bit<8> max(in bit<8> a, in bit<8> b) {
-    return a > b ? a : b;
+// Functions are inlined where a statement calls them; a table's action list binds its
+// arguments when the table is applied, which is no statement of the program.
+bit<8> twice(in bit<8> x) {
+    return x + x;
 }
 
 parser P(packet_in p, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
@@ -15,7 +16,12 @@ parser P(packet_in p, out headers_t hdr, inout meta_t meta, inout standard_metad
 }
 control V(inout headers_t hdr, inout meta_t meta) { apply {} }
 control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
-    apply { meta.a = max(meta.a, meta.b); }
+    action set(in bit<8> v) { meta.a = v; }
+    table t {
+        key = { meta.b: exact; }
+        actions = { set(twice(meta.b)); }
+    }
+    apply { t.apply(); }
 }
 control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply {} }
 control C(inout headers_t hdr, inout meta_t meta) { apply {} }
