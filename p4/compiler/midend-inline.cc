@@ -901,8 +901,11 @@ class Inliner
             return;
         case NodeKind::AssignStmt: {
             const auto& from = static_cast<const AssignStmt&>(statement);
+            // P4 evaluates the left side first: its indexes are fixed before a call on the
+            // right runs (h[f(x)] = g(x) with g writing x).
+            auto left = StableCopy(*from.left, out);
             auto right = Expr(*from.right, &out);
-            out.push_back(Assign(Expr(*from.left, &out), std::move(right), from.location));
+            out.push_back(Assign(std::move(left), std::move(right), from.location));
             return;
         }
         case NodeKind::CallStmt: {

@@ -2,7 +2,8 @@
 // with a body (early return, out and inout parameters, an argument that aliases another, a
 // call on the right of an operator and of ||), a control instantiated twice with a
 // constructor argument and a table of its own each (I.up.t, I.down.t), a control nested two
-// deep that exits (I.guard.inner.t), and a sub-parser called from two states.
+// deep that exits (I.guard.inner.t), a sub-parser called from two states, and an assignment
+// whose left side's index is a call, evaluated before the call on its right.
 #define V1MODEL_VERSION 20180101
 #include <core.p4>
 #include <v1model.p4>
@@ -10,7 +11,7 @@
 // op kind a b c d e: seven bytes.
 header h_t { bit<8> op; bit<8> kind; bit<8> a; bit<8> b; bit<8> c; bit<8> d; bit<8> e; }
 header tail_t { bit<8> v; }
-struct headers_t { h_t h; tail_t tail; }
+struct headers_t { h_t h; tail_t tail; tail_t[2] st; }
 struct meta_t { bit<8> up; bit<8> down; }
 
 bit<8> clamp(in bit<8> x, in bit<8> limit, out bool clamped) {
@@ -33,6 +34,15 @@ bit<8> bump(inout bit<8> x) {
 const bit<8> STEP = 3;
 bit<8> add_step(in bit<8> x) {
     return x + STEP;
+}
+
+bit<1> low_bit(in bit<8> x) {
+    return x[0:0];
+}
+
+bit<8> reset(inout bit<8> x) {
+    x = 0;
+    return 0xAB;
 }
 
 void both(inout bit<8> first, inout bit<8> second) {
@@ -143,12 +153,19 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
         } else if (hdr.h.op == 6) {
             hdr.h.a = add_step(hdr.h.a);
             hdr.h.b = STEP;
+        } else if (hdr.h.op == 7) {
+            // P4 evaluates the left side first: the index is b's low bit before reset clears b.
+            hdr.st[0].setValid();
+            hdr.st[0].v = 0;
+            hdr.st[1].setValid();
+            hdr.st[1].v = 0;
+            hdr.st[low_bit(hdr.h.b)].v = reset(hdr.h.b);
         }
     }
 }
 
 control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
 control C(inout headers_t hdr, inout meta_t meta) { apply { } }
-control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); pkt.emit(hdr.tail); } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); pkt.emit(hdr.tail); pkt.emit(hdr.st); } }
 
 V1Switch(P(), V(), I(), E(), C(), D()) main;
