@@ -2415,6 +2415,51 @@ class Checker
         return nullptr;
     }
 
+    /// The fewest arguments `params` accepts (those without a default or @optional).
+    static size_t RequiredCount(const PtrList<Parameter>& params)
+    {
+        size_t required = 0;
+        for (const auto& parameter : params)
+        {
+            bool optional =
+                parameter->defaultValue || FindAnnotation(parameter->annotations, "optional");
+            required += optional ? 0 : 1;
+        }
+        return required;
+    }
+
+    static bool Accepts(const Declaration& candidate, size_t argumentCount)
+    {
+        const PtrList<Parameter>* params = ParamsOf(candidate);
+        return !params ||
+               (argumentCount >= RequiredCount(*params) && argumentCount <= params->size());
+    }
+
+    /// The declarations a call of `name` with `argumentCount` arguments may mean: the
+    /// innermost scope's that has one taking that many (calls overload by arity across
+    /// scopes, as p4c resolves them: an action `hash` does not hide the extern function
+    /// `hash` from a call with five arguments), else the innermost's, for CheckArity to
+    /// report.
+    const Candidates* LookupCall(const std::string& name, bool global, size_t argumentCount) const
+    {
+        const Candidates* innermost = Lookup(name, global);
+        if (global || !innermost)
+        {
+            return innermost;
+        }
+        for (auto scope = m_scopes.rbegin(); scope != m_scopes.rend(); ++scope)
+        {
+            auto found = scope->find(name);
+            if (found != scope->end() &&
+                std::any_of(found->second.begin(), found->second.end(),
+                            [&](const Declaration* d) { return Accepts(*d, argumentCount); }))
+            {
+                return &found->second;
+            }
+        }
+        return innermost;
+    }
+
     /// Picks the candidate whose parameter count fits the arguments; reports an error and
     /// returns null when none does.
     const Declaration* CheckArity(const std::string& name,
@@ -2427,26 +2472,15 @@ class Checker
         bool first = true;
         for (const Declaration* candidate : candidates)
         {
-            const PtrList<Parameter>* params = ParamsOf(*candidate);
-            if (!params)
-            {
-                return candidate;
-            }
-            size_t required = 0;
-            for (const auto& parameter : *params)
-            {
-                bool optional = parameter->defaultValue ||
-                                FindAnnotation(parameter->annotations, "optional");
-                required += optional ? 0 : 1;
-            }
-            if (args.size() >= required && args.size() <= params->size())
+            if (Accepts(*candidate, args.size()))
             {
                 return candidate;
             }
             if (first)
             {
-                minCount = required;
-                maxCount = params->size();
+                const PtrList<Parameter>& params = *ParamsOf(*candidate);
+                minCount = RequiredCount(params);
+                maxCount = params.size();
                 first = false;
             }
         }
@@ -3044,7 +3078,7 @@ class Checker
         Expression& callee = *call.callee;
         if (auto* name = callee.As<NameExpr>())
         {
-            const Candidates* found = Lookup(name->name, name->global);
+            const Candidates* found = LookupCall(name->name, name->global, call.args.size());
             if (!found || found->empty())
             {
                 m_diags.Error(name->location, "'" + name->name + "' is not declared");

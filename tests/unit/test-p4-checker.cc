@@ -329,6 +329,50 @@ parser P(packet_in packet, out hs_t hdr) {
     CHECK(states[1]->resolved == &p4::AcceptState());
 }
 
+TEST_CASE("a call resolves by its argument count across scopes: an action does not hide an "
+          "extern function of the same name taking other arguments",
+          "[p4][checker]")
+{
+    // p4c sample issue1541: inside action `hash`, hash(...) with five arguments is v1model's.
+    const char* text = R"(#include <core.p4>
+#include <v1model.p4>
+struct m_t { bit<3> x; }
+control C(inout m_t meta) {
+    action hash() {
+        hash(meta.x, HashAlgorithm.crc16, 3w0, { }, 3w7);
+    }
+    apply { hash(); }
+}
+)";
+    p4::Diagnostics diags;
+    auto program = ParseAndCheck("overload.p4", text, diags);
+    INFO(diags.Render());
+    REQUIRE(diags.All().empty());
+    std::vector<const ast::Declaration*> callees;
+    for (const auto& declaration : program->declarations)
+    {
+        if (declaration->IsSystem())
+        {
+            continue;
+        }
+        Walk(*declaration, [&](const ast::Node& node) {
+            if (const auto* call = node.As<ast::CallExpr>())
+            {
+                if (const auto* name = call->callee->As<ast::NameExpr>(); name && name->name == "hash")
+                {
+                    callees.push_back(name->resolved);
+                }
+            }
+        });
+    }
+    REQUIRE(callees.size() == 2);
+    REQUIRE(callees[0]);
+    REQUIRE(callees[1]);
+    CHECK(callees[0]->Is<ast::FunctionDecl>());   // v1model's extern function
+    CHECK(callees[0]->IsSystem());
+    CHECK(callees[1]->Is<ast::ActionDecl>());
+}
+
 TEST_CASE("checker reports several errors and carries on", "[p4][checker]")
 {
     const char* text = R"(#include <core.p4>
