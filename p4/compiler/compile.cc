@@ -2,6 +2,7 @@
 
 #include "p4/compiler/backend-support.h"
 #include "p4/compiler/checker.h"
+#include "p4/compiler/contract.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/midend.h"
 #include "p4/runtime/source-hash.h"
@@ -69,6 +70,18 @@ ParseForBackend(const std::string& path, Diagnostics& diags, const FrontendOptio
     if (backend.name.empty())
     {
         backend.name = ProgramNameForPath(path);
+    }
+    if (!IsUsableCppIdentifier(backend.name))
+    {
+        SourceLocation start;
+        start.file = program->sources->Get(path);
+        start.line = 1;
+        start.column = 1;
+        diags.Error(start, "the program's name '" + backend.name +
+                               "' (its C++ namespace: the file's name, or --name) is a C++ "
+                               "keyword or not a usable C++ identifier; rename the file or pass "
+                               "another --name");
+        return nullptr;
     }
     if (backend.sourcePath.empty())
     {

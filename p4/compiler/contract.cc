@@ -616,11 +616,28 @@ class ContractWriter
 
 } // namespace
 
+bool
+IsUsableCppIdentifier(const std::string& name)
+{
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+    {
+        return false;
+    }
+    for (const char c : name)
+    {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+        {
+            return false;
+        }
+    }
+    return !kNotCppIdentifiers.count(name) && !IsReservedIdentifier(name);
+}
+
 std::string
 CppContractName(const std::string& name, std::vector<std::string>& taken)
 {
     std::string cpp = name;
-    if (kNotCppIdentifiers.count(cpp) || IsReservedIdentifier(cpp))
+    if (!IsUsableCppIdentifier(cpp))
     {
         cpp += '_';
     }

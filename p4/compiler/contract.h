@@ -71,6 +71,10 @@ struct ContractInput
 /// The contract header's text. Output depends on the program only.
 std::string GenerateContract(const ast::Program& program, const ContractInput& input);
 
+/// Whether `name` can name something in generated C++ as it is: an identifier that is no C++
+/// keyword or alternative token, no macro GCC predefines, and not reserved (`__`, `_X`).
+bool IsUsableCppIdentifier(const std::string& name);
+
 /// The identifier the contract gives P4 name `name` in a scope where `taken` names are in use:
 /// `name` itself, or with trailing underscores when C++ would not take it as it is (a keyword,
 /// an alternative token such as `and`, a name GCC predefines as a macro, an identifier

@@ -5,6 +5,7 @@
 #include "p4/compiler/cpp-backend.h"
 
 #include "p4/compiler/backend-generator.h"
+#include "p4/compiler/contract.h"
 #include "p4/runtime/source-hash.h"
 
 #include <algorithm>
@@ -32,6 +33,10 @@ ProgramNameForPath(const std::string& path)
     if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0])))
     {
         base.insert(0, "_");
+    }
+    if (!IsUsableCppIdentifier(base))   // inline.p4: the namespace `inline_`
+    {
+        base += '_';
     }
     return base;
 }

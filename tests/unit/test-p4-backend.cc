@@ -54,6 +54,24 @@ TEST_CASE("program names are C++ identifiers made from the file name", "[p4][bac
     CHECK(p4::ProgramNameForPath("tests/p4/programs/clone-resubmit.p4") == "clone_resubmit");
     CHECK(p4::ProgramNameForPath("/x/2pc.p4") == "_2pc");
     CHECK(p4::ProgramNameForPath("a.b.p4") == "a_b");
+    // The name is a C++ namespace: a keyword or a predefined macro takes an underscore.
+    CHECK(p4::ProgramNameForPath("tests/inline.p4") == "inline_");
+    CHECK(p4::ProgramNameForPath("linux.p4") == "linux_");
+}
+
+TEST_CASE("a program name that cannot be a C++ namespace is an error naming it",
+          "[p4][backend]")
+{
+    const std::string path = P4TestDir() + "/../../p4/forward.p4";
+    for (const char* name : {"inline", "register", "__x", "a-b"})
+    {
+        p4::Diagnostics diags;
+        const p4::CompileResult result = p4::CompileProgram(path, diags, {name, "p4/forward.p4"});
+        INFO(name << ": " << diags.Render());
+        CHECK_FALSE(result.code);
+        CHECK(diags.Render().find(std::string("the program's name '") + name + "'") !=
+              std::string::npos);
+    }
 }
 
 TEST_CASE("constants built on constants fold once, however long or branching the chain",
