@@ -231,7 +231,9 @@ OnePipeEndpoint::PrepareHooks(uint32_t dst)
     hooks.transmit = [this, dst](uint32_t seq, const Segment& segment) {
         SendSegment(dst, seq, segment);
     };
-    hooks.transmitAck = [receiver, src](uint32_t next) { receiver->SendPrepareAck(src, next); };
+    hooks.transmitAck = [receiver, src](uint32_t next, bool sequenceError) {
+        receiver->SendPrepareAck(src, next, sequenceError);
+    };
     hooks.deliver = [receiver, src](const Segment& segment) { receiver->Prepared(src, segment); };
     hooks.stalled = [this, dst] { RequestForward(dst); };
     m_channelNumber[dst] = ++m_channelsMade; // PrepareChannels makes the channel now
@@ -262,7 +264,7 @@ OnePipeEndpoint::SendSegment(uint32_t dst, uint32_t seq, const Segment& segment)
 }
 
 void
-OnePipeEndpoint::SendPrepareAck(uint32_t src, uint32_t next)
+OnePipeEndpoint::SendPrepareAck(uint32_t src, uint32_t next, bool sequenceError)
 {
     if (!Host().IsUp())
     {
@@ -273,6 +275,7 @@ OnePipeEndpoint::SendPrepareAck(uint32_t src, uint32_t next)
     header.barrier = header.messageTs;
     header.psn = next;
     header.opcode = Opcode::PrepareAck;
+    header.flags = sequenceError ? kFlagSequenceError : 0;
     header.Write(m_packet.data());
     ++m_stats->acksSent;
     SendPacket(src, m_packet.data(), Header::kBytes, Header::kBytes);
@@ -299,7 +302,7 @@ OnePipeEndpoint::ReceivePrepareAck(uint32_t src, const Header& header)
     {
         return;
     }
-    if (m_prepare->ReceiveAck(src, header.psn))
+    if (m_prepare->ReceiveAck(src, header.psn, (header.flags & kFlagSequenceError) != 0))
     {
         m_host->CommitMayAdvance();
     }
@@ -806,7 +809,7 @@ OnePipeEndpoint::ForwardedAck(const ForwardRequest& request, uint32_t next)
     {
         return;
     }
-    if (m_prepare->ReceiveAck(request.dst, next))
+    if (m_prepare->ReceiveAck(request.dst, next, false))
     {
         m_host->CommitMayAdvance();
     }

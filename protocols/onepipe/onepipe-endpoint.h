@@ -233,7 +233,7 @@ class OnePipeEndpoint : public Endpoint
     void TransmitReliable(const std::vector<Outgoing>& scattering, int64_t apiPs);
     PrepareChannels::Channel::Hooks PrepareHooks(uint32_t dst);
     void SendSegment(uint32_t dst, uint32_t seq, const Segment& segment);
-    void SendPrepareAck(uint32_t src, uint32_t next);
+    void SendPrepareAck(uint32_t src, uint32_t next, bool sequenceError);
     void ReceivePrepare(uint32_t src, const Header& header);
     void ReceivePrepareAck(uint32_t src, const Header& header);
     /// At the receiver: the channel from `src` delivered `segment`, in order.

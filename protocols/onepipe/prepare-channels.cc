@@ -53,7 +53,7 @@ PrepareChannels::Retire(uint64_t entry)
 }
 
 bool
-PrepareChannels::ReceiveAck(uint32_t dst, uint32_t next)
+PrepareChannels::ReceiveAck(uint32_t dst, uint32_t next, bool sequenceError)
 {
     if (dst >= m_links.size() || !m_links[dst].channel)
     {
@@ -61,7 +61,7 @@ PrepareChannels::ReceiveAck(uint32_t dst, uint32_t next)
     }
     Link& link = m_links[dst];
     const size_t before = link.channel->InFlight();
-    link.channel->ReceiveAck(next);
+    link.channel->ReceiveAck(next, sequenceError);
     for (size_t acked = before - link.channel->InFlight(); acked > 0; --acked)
     {
         Retire(link.scatterings.front());

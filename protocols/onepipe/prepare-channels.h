@@ -60,9 +60,10 @@ class PrepareChannels
     void BeginScattering(uint64_t ts);
     /// Sends a segment of the current scattering to `dst` (never a process aborted).
     void Send(uint32_t dst, const Segment& segment);
-    /// The receiver `dst` acknowledged every segment below `next`. Returns whether the oldest
-    /// un-ACKed scattering changed (the commit barrier may advance).
-    bool ReceiveAck(uint32_t dst, uint32_t next);
+    /// The receiver `dst` acknowledged every segment below `next` (`sequenceError`: it answered
+    /// a later segment, ReliableChannel). Returns whether the oldest un-ACKed scattering
+    /// changed (the commit barrier may advance).
+    bool ReceiveAck(uint32_t dst, uint32_t next, bool sequenceError);
     /// The channel to `dst`, null before the first message to it or after Abort(dst).
     Channel* Find(uint32_t dst) const;
     /// The timestamp of the oldest scattering not yet ACKed by all its receivers, or kNone.

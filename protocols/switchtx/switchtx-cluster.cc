@@ -242,10 +242,11 @@ Cluster::ChannelOf(uint32_t src, uint32_t dst, uint32_t thread)
             Transmit(src, dst, thread, header, HostHeader{HostHeader::Kind::Segment, seq},
                      message.bytes, message.wireType);
         };
-        hooks.transmitAck = [this, src, dst, thread](uint32_t next) {
+        hooks.transmitAck = [this, src, dst, thread](uint32_t next, bool sequenceError) {
             ControlHeader header;
             header.type = MsgType::Rc;
-            Transmit(dst, src, thread, header, HostHeader{HostHeader::Kind::Ack, next}, 0,
+            const auto kind = sequenceError ? HostHeader::Kind::Nak : HostHeader::Kind::Ack;
+            Transmit(dst, src, thread, header, HostHeader{kind, next}, 0,
                      MsgType::Rc);
         };
         hooks.deliver = [this, dst, thread](const DataMessage& message) {
@@ -325,7 +326,9 @@ Cluster::Receive(uint32_t host, uint32_t thread, const Datagram& datagram)
         ChannelOf(datagram.srcHost, host, thread).ReceiveData(hostHeader.seq);
         return;
     case HostHeader::Kind::Ack:
-        ChannelOf(host, datagram.srcHost, thread).ReceiveAck(hostHeader.seq);
+    case HostHeader::Kind::Nak:
+        ChannelOf(host, datagram.srcHost, thread)
+            .ReceiveAck(hostHeader.seq, hostHeader.kind == HostHeader::Kind::Nak);
         return;
     case HostHeader::Kind::Control: {
         if (m_world.Host(host).IsUp())

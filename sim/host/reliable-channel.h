@@ -19,10 +19,14 @@ namespace incsim
 /// as RC NICs do: the receiver accepts only the next sequence number and acknowledges
 /// cumulatively (every segment it gets, so a lost ACK is repaired by the next); the sender
 /// keeps unacknowledged messages and sends them all again when the oldest has waited
-/// `retransmitPs` without an acknowledgement, or at once when an acknowledgement repeats the
-/// oldest's number: the receiver got a later segment, the oldest was lost (RoCE's
-/// sequence-error NAK). That fast retransmission happens once per oldest message, so the
-/// duplicates it causes do not trigger more; the timer covers a loss with nothing after it.
+/// `retransmitPs` without an acknowledgement, or at once on a sequence error: an
+/// acknowledgement the receiver sent for a segment beyond the next it expects, naming the
+/// oldest (RoCE's sequence-error NAK), so the oldest was lost. That fast retransmission happens
+/// once per oldest message, so the duplicates it causes do not trigger more; the timer covers a
+/// loss with nothing after it. A duplicate segment is acknowledged too (its first
+/// acknowledgement may have been lost) but is no sequence error: a copy the timer sent while
+/// the first was only delayed in a queue would otherwise come back as a signal to resend the
+/// whole window again, and under congestion every timeout would start a go-back-N storm.
 ///
 /// Protocol-neutral: the caller says how a data segment (sequence number and message) and an
 /// acknowledgement go on the wire, and receives messages through `deliver`. The channel is
@@ -40,8 +44,8 @@ class ReliableChannel
         /// Sends a data segment toward the receiver (may be lost).
         std::function<void(uint32_t seq, const Message& message)> transmit;
         /// Sends an acknowledgement toward the sender: every sequence number below `next`
-        /// was delivered (may be lost).
-        std::function<void(uint32_t next)> transmitAck;
+        /// was delivered; `sequenceError`: it answers a segment beyond `next` (may be lost).
+        std::function<void(uint32_t next, bool sequenceError)> transmitAck;
         /// At the receiver: the next message, once, in order; valid during the call.
         std::function<void(const Message& message)> deliver;
         /// Optional, at the sender: the timer sent the oldest message again `stallRounds`
@@ -56,7 +60,7 @@ class ReliableChannel
         uint64_t sent = 0;
         uint64_t delivered = 0;
         uint64_t retransmitted = 0;  ///< segments sent again (after a timeout or a repeat ACK)
-        uint64_t fastRetransmits = 0;  ///< go-back-N rounds started by a repeated ACK
+        uint64_t fastRetransmits = 0;  ///< go-back-N rounds started by a sequence error
         uint64_t duplicates = 0;     ///< segments received again, dropped
         uint64_t outOfOrder = 0;     ///< segments beyond the next expected, dropped
         uint64_t forwarded = 0;      ///< delivered by ReceiveForwarded
@@ -122,19 +126,21 @@ class ReliableChannel
         else
         {
             ++m_counters.outOfOrder;
+            m_hooks.transmitAck(m_expected, true);
+            return;
         }
-        m_hooks.transmitAck(m_expected);
+        m_hooks.transmitAck(m_expected, false);
     }
 
-    /// At the sender: an acknowledgement arrived.
-    void ReceiveAck(uint32_t next)
+    /// At the sender: an acknowledgement arrived (`sequenceError` as the receiver sent it).
+    void ReceiveAck(uint32_t next, bool sequenceError)
     {
         if (m_closed)
         {
             return;
         }
         const uint32_t end = m_base + static_cast<uint32_t>(m_count);
-        if (next == m_base && m_count > 0 && !m_fastRetransmitted)
+        if (sequenceError && next == m_base && m_count > 0 && !m_fastRetransmitted)
         {
             // A later segment arrived before the oldest: it was lost (or overtaken).
             m_fastRetransmitted = true;
