@@ -6,6 +6,7 @@
 #include <ns3/event-id.h>
 #include <ns3/simulator.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -14,12 +15,48 @@
 namespace incsim
 {
 
+/// How a ReliableChannel times its retransmissions.
+///
+/// Fixed (RDMA RC's transport timer): when the oldest unacknowledged segment has waited
+/// `minPs` since the acknowledgement before it, the whole window is sent again (go-back-N).
+///
+/// Adaptive (a software transport, as TCP with timestamps, RFC 6298 and RFC 7323): every
+/// segment carries its send time, which its acknowledgement echoes, so every acknowledgement
+/// is an unambiguous round-trip sample, even of a segment sent twice. Each channel keeps its
+/// own estimate (SRTT, RTTVAR; gains 1/8, 1/4) and its timeout RTO = SRTT + 4 RTTVAR, at least
+/// `minPs` and at most `maxPs`. Before its first sample a channel uses its sender's estimate
+/// (RttEstimate, shared by the sender's channels, fed by all their samples; as TCP caches
+/// round trips for new connections), and before the sender has any, `minPs` is a guess that
+/// each timeout doubles (backoff) until a sample or an acknowledgement. Once the round trip is
+/// measured a timeout keeps it (a loss costs a round trip, or "multiple RTTs if
+/// retransmissions are lost", paper 7.2), as every acknowledgement corrects it; a timer that
+/// runs out before the timeout as estimated then waits for the rest. Times count from when a
+/// segment leaves the sender (its NIC queue passed, Hooks::senderDelay), as a transport that
+/// stamps at its send completion. A timeout sends only the oldest segment; if
+/// the acknowledgement that passes it echoes that second copy, the first was lost and the
+/// segments sent after it were dropped as out of order (or lost with it), so the rest of the
+/// window sent before the timeout goes again; if it echoes an earlier send, the first copy
+/// was only delayed and the timeout was spurious (RFC 3522's detection): nothing more is sent.
+/// Under a queue longer than the timeout this costs a segment per timeout, not a window.
+struct RetransmitTimeout
+{
+    int64_t minPs = 0;
+    int64_t maxPs = 0;
+    bool adaptive = false;
+
+    static RetransmitTimeout Fixed(int64_t ps) { return {ps, ps, false}; }
+    static RetransmitTimeout Adaptive(int64_t minPs, int64_t maxPs)
+    {
+        return {minPs, maxPs, true};
+    }
+};
+
 /// One direction of a reliable connection, as RDMA RC gives it: every message is delivered
 /// once, in the order sent, whatever the network loses, duplicates or reorders. Go-back-N,
 /// as RC NICs do: the receiver accepts only the next sequence number and acknowledges
 /// cumulatively (every segment it gets, so a lost ACK is repaired by the next); the sender
-/// keeps unacknowledged messages and sends them all again when the oldest has waited
-/// `retransmitPs` without an acknowledgement, or at once on a sequence error: an
+/// keeps unacknowledged messages and sends them again when the retransmission timer runs out
+/// (RetransmitTimeout says which and when), or all at once on a sequence error: an
 /// acknowledgement the receiver sent for a segment beyond the next it expects, naming the
 /// oldest (RoCE's sequence-error NAK), so the oldest was lost. That fast retransmission happens
 /// once per oldest message, so the duplicates it causes do not trigger more; the timer covers a
@@ -35,19 +72,51 @@ namespace incsim
 /// message from the sender's window, where it stays until acknowledged (hence until received).
 /// Window slots are reused (Message is copy-assigned into them), so the steady state sends
 /// without allocating beyond what Message's own assignment does.
+/// RFC 6298's round-trip estimate (2.2-2.3): SRTT and RTTVAR with gains 1/8 and 1/4.
+struct RttEstimate
+{
+    int64_t srttPs = -1; ///< -1 before the first sample
+    int64_t rttvarPs = 0;
+
+    bool Known() const { return srttPs >= 0; }
+    void Sample(int64_t rttPs)
+    {
+        if (srttPs < 0)
+        {
+            srttPs = rttPs;
+            rttvarPs = rttPs / 2;
+            return;
+        }
+        const int64_t error = srttPs > rttPs ? srttPs - rttPs : rttPs - srttPs;
+        rttvarPs += (error - rttvarPs) / 4;
+        srttPs += (rttPs - srttPs) / 8;
+    }
+    /// RTO = SRTT + 4 RTTVAR within [minPs, maxPs].
+    int64_t RtoPs(const RetransmitTimeout& timeout) const
+    {
+        return std::clamp(srttPs + 4 * rttvarPs, timeout.minPs, timeout.maxPs);
+    }
+};
+
 template <typename Message>
 class ReliableChannel
 {
   public:
     struct Hooks
     {
-        /// Sends a data segment toward the receiver (may be lost).
-        std::function<void(uint32_t seq, const Message& message)> transmit;
+        /// Sends a data segment toward the receiver (may be lost), with `stamp`, the send time
+        /// (ns) that the receiver's ReceiveData takes back (adaptive timeouts only; the fixed
+        /// timer reads no stamp, and its wire may leave it out).
+        std::function<void(uint32_t seq, const Message& message, uint64_t stamp)> transmit;
         /// Sends an acknowledgement toward the sender: every sequence number below `next`
-        /// was delivered; `sequenceError`: it answers a segment beyond `next` (may be lost).
-        std::function<void(uint32_t next, bool sequenceError)> transmitAck;
+        /// was delivered; `sequenceError`: it answers a segment beyond `next`; `echo`: that
+        /// segment's stamp, for the sender's ReceiveAck (may be lost).
+        std::function<void(uint32_t next, bool sequenceError, uint64_t echo)> transmitAck;
         /// At the receiver: the next message, once, in order; valid during the call.
         std::function<void(const Message& message)> deliver;
+        /// Optional, adaptive: how long a segment sent now waits at the sender before it leaves
+        /// (its NIC queue), ps; none: it leaves at once.
+        std::function<int64_t()> senderDelay;
         /// Optional, at the sender: the timer sent the oldest message again `stallRounds`
         /// times in a row without an acknowledgement moving (RC's retry count). Called again
         /// after every further `stallRounds`; retransmission goes on. The caller may take
@@ -61,16 +130,45 @@ class ReliableChannel
         uint64_t delivered = 0;
         uint64_t retransmitted = 0;  ///< segments sent again (after a timeout or a repeat ACK)
         uint64_t fastRetransmits = 0;  ///< go-back-N rounds started by a sequence error
+        uint64_t timeouts = 0;       ///< the retransmission timer ran out
+        /// Adaptive: timeouts whose first copy was acknowledged (only delayed, RFC 3522).
+        uint64_t spuriousTimeouts = 0;
         uint64_t duplicates = 0;     ///< segments received again, dropped
         uint64_t outOfOrder = 0;     ///< segments beyond the next expected, dropped
         uint64_t forwarded = 0;      ///< delivered by ReceiveForwarded
+
+        Counters& operator+=(const Counters& other)
+        {
+            sent += other.sent;
+            delivered += other.delivered;
+            retransmitted += other.retransmitted;
+            fastRetransmits += other.fastRetransmits;
+            timeouts += other.timeouts;
+            spuriousTimeouts += other.spuriousTimeouts;
+            duplicates += other.duplicates;
+            outOfOrder += other.outOfOrder;
+            forwarded += other.forwarded;
+            return *this;
+        }
     };
 
+    /// A stamp that is no send time: an acknowledgement that came another way
+    /// (ReceiveForwarded) and measures no round trip.
+    static constexpr uint64_t kNoStamp = ~uint64_t{0};
+
     /// `stallRounds`: timer rounds without progress before `hooks.stalled` (0: never).
-    ReliableChannel(Hooks hooks, int64_t retransmitPs, uint32_t stallRounds = 0)
+    /// `sender`: adaptive, the estimate the sender's channels share (it must outlive this).
+    ReliableChannel(Hooks hooks, const RetransmitTimeout& timeout, uint32_t stallRounds = 0,
+                    RttEstimate* sender = nullptr)
         : m_hooks(std::move(hooks)),
-          m_retransmitPs(retransmitPs),
+          m_timeout(timeout),
+          m_sender(sender),
           m_stallRounds(stallRounds)
+    {
+    }
+    /// A fixed timeout of `retransmitPs`.
+    ReliableChannel(Hooks hooks, int64_t retransmitPs, uint32_t stallRounds = 0)
+        : ReliableChannel(std::move(hooks), RetransmitTimeout::Fixed(retransmitPs), stallRounds)
     {
     }
     ~ReliableChannel() { m_timer.Cancel(); }
@@ -103,15 +201,15 @@ class ReliableChannel
         slot = message;
         ++m_count;
         ++m_counters.sent;
-        m_hooks.transmit(seq, slot);
+        Transmit(seq);
         if (m_count == 1)
         {
             ArmTimer();
         }
     }
 
-    /// At the receiver: a data segment arrived.
-    void ReceiveData(uint32_t seq)
+    /// At the receiver: a data segment arrived, sent at `stamp` (as transmit gave it).
+    void ReceiveData(uint32_t seq, uint64_t stamp)
     {
         if (seq == m_expected)
         {
@@ -126,27 +224,31 @@ class ReliableChannel
         else
         {
             ++m_counters.outOfOrder;
-            m_hooks.transmitAck(m_expected, true);
+            m_hooks.transmitAck(m_expected, true, stamp);
             return;
         }
-        m_hooks.transmitAck(m_expected, false);
+        m_hooks.transmitAck(m_expected, false, stamp);
     }
 
-    /// At the sender: an acknowledgement arrived (`sequenceError` as the receiver sent it).
-    void ReceiveAck(uint32_t next, bool sequenceError)
+    /// At the sender: an acknowledgement arrived (`sequenceError` and `echo` as the receiver
+    /// sent them; kNoStamp when it came another way).
+    void ReceiveAck(uint32_t next, bool sequenceError, uint64_t echo)
     {
         if (m_closed)
         {
             return;
         }
+        Measure(echo);
         const uint32_t end = m_base + static_cast<uint32_t>(m_count);
         if (sequenceError && next == m_base && m_count > 0 && !m_fastRetransmitted)
         {
             // A later segment arrived before the oldest: it was lost (or overtaken).
             m_fastRetransmitted = true;
             ++m_counters.fastRetransmits;
+            m_recovering = false;
             m_timer.Cancel();
-            Retransmit();
+            Retransmit(m_base, end);
+            ArmTimer();
             return;
         }
         if (!Before(m_base, next) || Before(end, next))
@@ -157,7 +259,22 @@ class ReliableChannel
         m_base = next;
         m_fastRetransmitted = false;
         m_roundsWithoutProgress = 0;
+        m_backoffs = 0;
         m_timer.Cancel();
+        if (m_recovering)
+        {
+            // The oldest that the timer sent again is acknowledged now. Forwarded (no stamp):
+            // which copy arrived is unknown, and the timer covers the rest.
+            m_recovering = false;
+            if (echo != kNoStamp && echo < m_recoveryStamp)
+            {
+                ++m_counters.spuriousTimeouts; // its first copy arrived: it was only delayed
+            }
+            else if (echo != kNoStamp && Before(m_base, m_recoveryEnd))
+            {
+                Retransmit(m_base, m_recoveryEnd); // the first was lost: go back N
+            }
+        }
         if (m_count > 0)
         {
             ArmTimer();
@@ -191,6 +308,31 @@ class ReliableChannel
         return m_slots[(m_base + static_cast<uint32_t>(i)) & (m_slots.size() - 1)];
     }
     const Counters& GetCounters() const { return m_counters; }
+    /// The retransmission timeout now: the channel's estimate, else its sender's, else the
+    /// least timeout with the backoff.
+    int64_t RtoPs() const
+    {
+        if (!m_timeout.adaptive)
+        {
+            return m_timeout.minPs;
+        }
+        if (m_rtt.Known())
+        {
+            return m_rtt.RtoPs(m_timeout);
+        }
+        if (m_sender != nullptr && m_sender->Known())
+        {
+            return m_sender->RtoPs(m_timeout);
+        }
+        int64_t rto = m_timeout.minPs;
+        for (uint32_t i = 0; i < m_backoffs && rto < m_timeout.maxPs; ++i)
+        {
+            rto *= 2;
+        }
+        return std::min(rto, m_timeout.maxPs);
+    }
+    /// Adaptive: the channel's smoothed round trip (RFC 6298's SRTT), or -1 before a sample.
+    int64_t SrttPs() const { return m_rtt.srttPs; }
 
   private:
     static bool Before(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) < 0; }
@@ -200,12 +342,51 @@ class ReliableChannel
     void Grow()
     {
         std::vector<Message> bigger(m_slots.empty() ? 8 : m_slots.size() * 2);
+        std::vector<uint64_t> biggerStamps(bigger.size());
         for (size_t i = 0; i < m_count; ++i)
         {
             const uint32_t seq = m_base + static_cast<uint32_t>(i);
             bigger[seq & (bigger.size() - 1)] = std::move(SlotOf(seq));
+            biggerStamps[seq & (bigger.size() - 1)] = m_stamps[seq & (m_slots.size() - 1)];
         }
         m_slots.swap(bigger);
+        m_stamps.swap(biggerStamps);
+    }
+
+    static uint64_t NowStamp() { return static_cast<uint64_t>(NowPs() / kPsPerNs); }
+
+    /// Sends segment `seq` with its stamp: when it leaves the sender.
+    void Transmit(uint32_t seq)
+    {
+        const int64_t delayPs =
+            m_timeout.adaptive && m_hooks.senderDelay ? m_hooks.senderDelay() : 0;
+        const uint64_t stamp = static_cast<uint64_t>((NowPs() + delayPs) / kPsPerNs);
+        m_stamps[seq & (m_slots.size() - 1)] = stamp;
+        m_hooks.transmit(seq, SlotOf(seq), stamp);
+    }
+
+    /// RFC 6298, 2.2-2.3, on the round trip an echoed stamp measures (RFC 7323, 4.1).
+    void Measure(uint64_t echo)
+    {
+        if (!m_timeout.adaptive || echo == kNoStamp || echo > NowStamp())
+        {
+            return;
+        }
+        const int64_t rttPs = static_cast<int64_t>(NowStamp() - echo) * kPsPerNs;
+        m_rtt.Sample(rttPs);
+        if (m_sender != nullptr)
+        {
+            m_sender->Sample(rttPs);
+        }
+        m_backoffs = 0;
+    }
+
+    /// Adaptive: how long the timer still has to run for the oldest, from when it left.
+    int64_t RemainingPs() const
+    {
+        const int64_t leftPs =
+            static_cast<int64_t>(m_stamps[m_base & (m_slots.size() - 1)]) * kPsPerNs;
+        return leftPs + RtoPs() - NowPs();
     }
 
     void ArmTimer()
@@ -214,13 +395,40 @@ class ReliableChannel
         {
             return;
         }
-        m_timer = ns3::Simulator::Schedule(Ps(m_retransmitPs), &ReliableChannel::Timeout,
-                                           this);
+        const int64_t delayPs =
+            m_timeout.adaptive ? std::max<int64_t>(RemainingPs(), RtoPs()) : RtoPs();
+        m_timer = ns3::Simulator::Schedule(Ps(delayPs), &ReliableChannel::Timeout, this);
     }
 
     void Timeout()
     {
-        Retransmit();
+        if (m_timeout.adaptive && RemainingPs() > 0)
+        {
+            // The estimate grew since the timer was set (a sample of the sender's).
+            m_timer =
+                ns3::Simulator::Schedule(Ps(RemainingPs()), &ReliableChannel::Timeout, this);
+            return;
+        }
+        ++m_counters.timeouts;
+        if (m_timeout.adaptive)
+        {
+            Retransmit(m_base, m_base + 1);
+            if (!m_recovering)
+            {
+                m_recovering = true;
+                m_recoveryEnd = m_base + static_cast<uint32_t>(m_count);
+                m_recoveryStamp = m_stamps[m_base & (m_slots.size() - 1)];
+            }
+            if (!m_rtt.Known() && (m_sender == nullptr || !m_sender->Known()))
+            {
+                ++m_backoffs;
+            }
+        }
+        else
+        {
+            Retransmit(m_base, m_base + static_cast<uint32_t>(m_count));
+        }
+        ArmTimer();
         if (m_stallRounds > 0 && ++m_roundsWithoutProgress % m_stallRounds == 0 &&
             m_hooks.stalled)
         {
@@ -228,22 +436,31 @@ class ReliableChannel
         }
     }
 
-    void Retransmit()
+    /// Sends the segments [from, to) again.
+    void Retransmit(uint32_t from, uint32_t to)
     {
-        for (size_t i = 0; i < m_count; ++i)
+        for (uint32_t seq = from; Before(seq, to); ++seq)
         {
-            const uint32_t seq = m_base + static_cast<uint32_t>(i);
             ++m_counters.retransmitted;
-            m_hooks.transmit(seq, SlotOf(seq));
+            Transmit(seq);
         }
-        ArmTimer();
     }
 
     Hooks m_hooks;
-    int64_t m_retransmitPs;
+    RetransmitTimeout m_timeout;
+    RttEstimate m_rtt;             ///< adaptive: the channel's own
+    RttEstimate* m_sender;         ///< adaptive: its sender's, or null
+    /// Adaptive: timeouts before the first sample since the last acknowledgement.
+    uint32_t m_backoffs = 0;
+    /// Adaptive, after a timeout until the oldest is acknowledged: the end of the window and
+    /// the stamp of the oldest's second copy then.
+    bool m_recovering = false;
+    uint32_t m_recoveryEnd = 0;
+    uint64_t m_recoveryStamp = 0;
     uint32_t m_stallRounds;
     uint32_t m_roundsWithoutProgress = 0; ///< timer rounds since the last acknowledgement moved
     std::vector<Message> m_slots;  ///< the window: a ring of power-of-two size
+    std::vector<uint64_t> m_stamps; ///< per slot: when its last copy left the sender (ns)
     uint32_t m_base = 0;           ///< oldest unacknowledged sequence number
     size_t m_count = 0;            ///< unacknowledged messages
     bool m_fastRetransmitted = false;  ///< a repeated ACK already resent from m_base

@@ -11,7 +11,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
+#include <set>
+#include <utility>
 #include <vector>
 
 using namespace incsim;
@@ -36,22 +39,26 @@ struct Payload
 /// (so segments overtake each other).
 struct Fixture
 {
-    Fixture(double loss, double duplicate, int64_t jitterNs, uint64_t seed)
+    Fixture(double loss, double duplicate, int64_t jitterNs, uint64_t seed,
+            const RetransmitTimeout& timeout = RetransmitTimeout::Fixed(Us(5)))
         : rng(seed)
     {
         auto hooks = ReliableChannel<Payload>::Hooks{};
-        hooks.transmit = [this, loss, duplicate, jitterNs](uint32_t seq, const Payload&) {
-            Carry(loss, duplicate, jitterNs, [this, seq] { channel->ReceiveData(seq); });
-        };
-        hooks.transmitAck = [this, loss, duplicate, jitterNs](uint32_t next, bool error) {
+        hooks.transmit = [this, loss, duplicate, jitterNs](uint32_t seq, const Payload&,
+                                                           uint64_t stamp) {
             Carry(loss, duplicate, jitterNs,
-                  [this, next, error] { channel->ReceiveAck(next, error); });
+                  [this, seq, stamp] { channel->ReceiveData(seq, stamp); });
+        };
+        hooks.transmitAck = [this, loss, duplicate, jitterNs](uint32_t next, bool error,
+                                                              uint64_t echo) {
+            Carry(loss, duplicate, jitterNs,
+                  [this, next, error, echo] { channel->ReceiveAck(next, error, echo); });
         };
         hooks.deliver = [this](const Payload& p) {
             delivered.push_back(p.id);
             REQUIRE(p.bytes.size() == p.id % 7);
         };
-        channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), Us(5));
+        channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), timeout);
     }
 
     void Carry(double loss, double duplicate, int64_t jitterNs, std::function<void()> arrive)
@@ -87,7 +94,9 @@ TEST_CASE("ReliableChannel delivers every message once and in order", "[reliable
     };
     const Case c = GENERATE(Case{0, 0, 1}, Case{0.2, 0, 1}, Case{0, 0.3, 2000},
                             Case{0.3, 0.3, 2000}, Case{0.01, 0.01, 500});
-    Fixture f(c.loss, c.duplicate, c.jitterNs, seed);
+    const RetransmitTimeout timeout =
+        GENERATE(RetransmitTimeout::Fixed(Us(5)), RetransmitTimeout::Adaptive(Us(5), Us(100)));
+    Fixture f(c.loss, c.duplicate, c.jitterNs, seed, timeout);
     const uint64_t n = 300;
     // Sends in bursts, some while earlier ones are still unacknowledged.
     for (uint64_t i = 0; i < n; ++i)
@@ -135,18 +144,18 @@ TEST_CASE("ReliableChannel retransmits only after the timeout and stops once ack
     std::unique_ptr<ReliableChannel<Payload>> channel;
     std::vector<uint64_t> delivered;
     ReliableChannel<Payload>::Hooks hooks;
-    hooks.transmit = [&](uint32_t seq, const Payload&) {
+    hooks.transmit = [&](uint32_t seq, const Payload&, uint64_t stamp) {
         sentAt.push_back(NowPs());
         if (dropFirst)
         {
             dropFirst = false;
             return;
         }
-        ns3::Simulator::Schedule(Ps(Us(1)), [&, seq] { channel->ReceiveData(seq); });
+        ns3::Simulator::Schedule(Ps(Us(1)), [&, seq, stamp] { channel->ReceiveData(seq, stamp); });
     };
-    hooks.transmitAck = [&](uint32_t next, bool error) {
+    hooks.transmitAck = [&](uint32_t next, bool error, uint64_t echo) {
         ns3::Simulator::Schedule(Ps(Us(1)),
-                                 [&, next, error] { channel->ReceiveAck(next, error); });
+                                 [&, next, error, echo] { channel->ReceiveAck(next, error, echo); });
     };
     hooks.deliver = [&](const Payload& p) { delivered.push_back(p.id); };
     channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), Us(10));
@@ -172,18 +181,18 @@ TEST_CASE("ReliableChannel resends a lost segment when a later one is acknowledg
     std::unique_ptr<ReliableChannel<Payload>> channel;
     std::vector<uint64_t> delivered;
     ReliableChannel<Payload>::Hooks hooks;
-    hooks.transmit = [&](uint32_t seq, const Payload&) {
+    hooks.transmit = [&](uint32_t seq, const Payload&, uint64_t stamp) {
         sent.emplace_back(seq, NowPs());
         if (dropFirst)
         {
             dropFirst = false;
             return;
         }
-        ns3::Simulator::Schedule(Ps(Us(1)), [&, seq] { channel->ReceiveData(seq); });
+        ns3::Simulator::Schedule(Ps(Us(1)), [&, seq, stamp] { channel->ReceiveData(seq, stamp); });
     };
-    hooks.transmitAck = [&](uint32_t next, bool error) {
+    hooks.transmitAck = [&](uint32_t next, bool error, uint64_t echo) {
         ns3::Simulator::Schedule(Ps(Us(1)),
-                                 [&, next, error] { channel->ReceiveAck(next, error); });
+                                 [&, next, error, echo] { channel->ReceiveAck(next, error, echo); });
     };
     hooks.deliver = [&](const Payload& p) { delivered.push_back(p.id); };
     channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), Us(100));
@@ -216,17 +225,17 @@ TEST_CASE("A closed ReliableChannel sends and resends nothing, but delivers what
     std::unique_ptr<ReliableChannel<Payload>> channel;
     std::vector<uint64_t> delivered;
     ReliableChannel<Payload>::Hooks hooks;
-    hooks.transmit = [&](uint32_t seq, const Payload&) {
+    hooks.transmit = [&](uint32_t seq, const Payload&, uint64_t stamp) {
         sentAt.push_back(NowPs());
         if (seq == 0)
         {
             return;  // lost: nothing resends it once closed
         }
-        ns3::Simulator::Schedule(Ps(Us(1)), [&, seq] { channel->ReceiveData(seq); });
+        ns3::Simulator::Schedule(Ps(Us(1)), [&, seq, stamp] { channel->ReceiveData(seq, stamp); });
     };
-    hooks.transmitAck = [&](uint32_t next, bool error) {
+    hooks.transmitAck = [&](uint32_t next, bool error, uint64_t echo) {
         ns3::Simulator::Schedule(Ps(Us(1)),
-                                 [&, next, error] { channel->ReceiveAck(next, error); });
+                                 [&, next, error, echo] { channel->ReceiveAck(next, error, echo); });
     };
     hooks.deliver = [&](const Payload& p) { delivered.push_back(p.id); };
     channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), Us(10));
@@ -255,13 +264,13 @@ TEST_CASE("A ReliableChannel closed with a segment on the wire still delivers it
     std::vector<uint64_t> delivered;
     uint32_t acks = 0;
     ReliableChannel<Payload>::Hooks hooks;
-    hooks.transmit = [&](uint32_t seq, const Payload&) {
-        ns3::Simulator::Schedule(Ps(Us(5)), [&, seq] { channel->ReceiveData(seq); });
+    hooks.transmit = [&](uint32_t seq, const Payload&, uint64_t stamp) {
+        ns3::Simulator::Schedule(Ps(Us(5)), [&, seq, stamp] { channel->ReceiveData(seq, stamp); });
     };
-    hooks.transmitAck = [&](uint32_t next, bool error) {
+    hooks.transmitAck = [&](uint32_t next, bool error, uint64_t echo) {
         ++acks;
         ns3::Simulator::Schedule(Ps(Us(1)),
-                                 [&, next, error] { channel->ReceiveAck(next, error); });
+                                 [&, next, error, echo] { channel->ReceiveAck(next, error, echo); });
     };
     hooks.deliver = [&](const Payload& p) { delivered.push_back(p.id); };
     channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), Us(10));
@@ -286,10 +295,10 @@ TEST_CASE("A ReliableChannel whose path is broken reports a stall after its retr
     std::vector<uint64_t> delivered;
     std::unique_ptr<ReliableChannel<Payload>> channel;
     ReliableChannel<Payload>::Hooks hooks;
-    hooks.transmit = [](uint32_t, const Payload&) {};
-    hooks.transmitAck = [&](uint32_t next, bool error) {
+    hooks.transmit = [](uint32_t, const Payload&, uint64_t) {};
+    hooks.transmitAck = [&](uint32_t next, bool error, uint64_t echo) {
         ns3::Simulator::Schedule(Ps(Us(1)),
-                                 [&, next, error] { channel->ReceiveAck(next, error); });
+                                 [&, next, error, echo] { channel->ReceiveAck(next, error, echo); });
     };
     hooks.deliver = [&](const Payload& p) { delivered.push_back(p.id); };
     hooks.stalled = [&] {
@@ -304,7 +313,7 @@ TEST_CASE("A ReliableChannel whose path is broken reports a stall after its retr
             REQUIRE(channel->ReceiveForwarded(from, from + 2) == from + 2);
             const uint32_t next = channel->ReceiveForwarded(from, to);
             REQUIRE(next == to);
-            channel->ReceiveAck(next, false);
+            channel->ReceiveAck(next, false, ReliableChannel<Payload>::kNoStamp);
         }
     };
     channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), Us(10), 3);
@@ -337,12 +346,12 @@ TEST_CASE("A ReliableChannel whose segments are only delayed past its timeout re
     // the oldest), each would resend the window once more: a go-back-N storm.
     std::unique_ptr<ReliableChannel<Payload>> channel;
     ReliableChannel<Payload>::Hooks hooks;
-    hooks.transmit = [&](uint32_t seq, const Payload&) {
-        ns3::Simulator::Schedule(Ps(Us(40)), [&, seq] { channel->ReceiveData(seq); });
+    hooks.transmit = [&](uint32_t seq, const Payload&, uint64_t stamp) {
+        ns3::Simulator::Schedule(Ps(Us(40)), [&, seq, stamp] { channel->ReceiveData(seq, stamp); });
     };
-    hooks.transmitAck = [&](uint32_t next, bool error) {
+    hooks.transmitAck = [&](uint32_t next, bool error, uint64_t echo) {
         ns3::Simulator::Schedule(Ps(Us(40)),
-                                 [&, next, error] { channel->ReceiveAck(next, error); });
+                                 [&, next, error, echo] { channel->ReceiveAck(next, error, echo); });
     };
     std::vector<uint64_t> delivered;
     hooks.deliver = [&](const Payload& p) { delivered.push_back(p.id); };
@@ -364,4 +373,143 @@ TEST_CASE("A ReliableChannel whose segments are only delayed past its timeout re
     CHECK(counters.duplicates > 0);
     CHECK(counters.outOfOrder == 0);
     CHECK(counters.fastRetransmits == 0);
+}
+
+namespace
+{
+/// A channel over a path of `oneWayUs` each way that loses the first copies of the sequence
+/// numbers in `lose`; a message every `spacingUs` for `messages` messages (0 apart: all at
+/// once). Records when each segment was sent.
+struct LongPath
+{
+    LongPath(const RetransmitTimeout& timeout, int64_t oneWayUs, int64_t spacingUs,
+             uint64_t messages, std::vector<uint32_t> lose = {})
+    {
+        ReliableChannel<Payload>::Hooks hooks;
+        hooks.transmit = [this, oneWayUs, lose](uint32_t seq, const Payload&, uint64_t stamp) {
+            sentAt.emplace_back(seq, NowPs());
+            const bool first = firstSent.insert(seq).second;
+            if (first && std::find(lose.begin(), lose.end(), seq) != lose.end())
+            {
+                return;
+            }
+            ns3::Simulator::Schedule(Ps(Us(oneWayUs)), [this, seq, stamp] {
+                channel->ReceiveData(seq, stamp);
+            });
+        };
+        hooks.transmitAck = [this, oneWayUs](uint32_t next, bool error, uint64_t echo) {
+            ns3::Simulator::Schedule(Ps(Us(oneWayUs)), [this, next, error, echo] {
+                channel->ReceiveAck(next, error, echo);
+            });
+        };
+        hooks.deliver = [this](const Payload& p) { delivered.push_back(p.id); };
+        channel = std::make_unique<ReliableChannel<Payload>>(std::move(hooks), timeout);
+        for (uint64_t i = 0; i < messages; ++i)
+        {
+            ns3::Simulator::Schedule(Ps(Us(spacingUs) * static_cast<int64_t>(i)), [this, i] {
+                Payload p;
+                p.id = i;
+                channel->Send(p);
+            });
+        }
+    }
+
+    SimulatorGuard guard;
+    std::unique_ptr<ReliableChannel<Payload>> channel;
+    std::vector<std::pair<uint32_t, int64_t>> sentAt; ///< (sequence number, when)
+    std::set<uint32_t> firstSent;
+    std::vector<uint64_t> delivered;
+};
+} // namespace
+
+TEST_CASE("An adaptive ReliableChannel learns a round trip longer than its least timeout from "
+          "echoed send times, and a timeout there costs one segment and is found spurious",
+          "[reliable-channel]")
+{
+    InitIncsim();
+    // A queue makes the round trip 80 us against a least timeout of 10 us (1Pipe at 512
+    // saturated processes: queues of hundreds of us against 30 us). A message every 20 us,
+    // so each is sent before the previous is acknowledged.
+    const uint64_t n = 50;
+    ReliableChannel<Payload>::Counters fixed;
+    {
+        LongPath path(RetransmitTimeout::Fixed(Us(10)), 40, 20, n);
+        ns3::Simulator::Stop(Ps(Us(5000)));
+        ns3::Simulator::Run();
+        REQUIRE(path.delivered.size() == n);
+        fixed = path.channel->GetCounters();
+    }
+    LongPath path(RetransmitTimeout::Adaptive(Us(10), Us(10000)), 40, 20, n);
+    ns3::Simulator::Stop(Ps(Us(5000)));
+    ns3::Simulator::Run();
+    REQUIRE(path.delivered.size() == n);
+    REQUIRE(path.channel->InFlight() == 0);
+    const auto& adaptive = path.channel->GetCounters();
+    // Fixed: every timeout resends the window while its first copies are on the way.
+    CHECK(fixed.retransmitted > 2 * n);
+    // Adaptive: before the first sample the oldest times out at 10, 30 and 70 us (10, 20,
+    // 40: backoff) and only it goes again; its first copy's ACK at 80 us echoes time 0, so
+    // the timeouts were spurious and nothing else is resent. The samples after that keep the
+    // timeout above the round trip (RFC 6298: SRTT + 4 RTTVAR).
+    CHECK(adaptive.timeouts == 3);
+    CHECK(adaptive.retransmitted == 3);
+    CHECK(adaptive.spuriousTimeouts == 1);
+    CHECK(adaptive.fastRetransmits == 0);
+    CHECK(path.channel->SrttPs() == Us(80));
+    CHECK(path.channel->RtoPs() >= Us(80));
+    CHECK(path.channel->RtoPs() <= Us(160));
+}
+
+TEST_CASE("An adaptive ReliableChannel resends the oldest at a timeout, and the rest of the "
+          "window when the ACK echoes that second copy",
+          "[reliable-channel]")
+{
+    InitIncsim();
+    // Segments 0 and 1 go at once and both are lost (a tail loss: no later segment brings a
+    // sequence error). Round trip 2 us, least timeout 10 us.
+    LongPath path(RetransmitTimeout::Adaptive(Us(10), Us(10000)), 1, 0, 2, {0, 1});
+    ns3::Simulator::Stop(Ps(Us(1000)));
+    ns3::Simulator::Run();
+    CHECK(path.delivered == std::vector<uint64_t>{0, 1});
+    // At 10 us the timer resends 0 only; its ACK at 12 us echoes that copy, so the first was
+    // lost, and with it what was sent after it before the timeout: 1 goes at once, not a
+    // timeout later.
+    const std::vector<std::pair<uint32_t, int64_t>> expected{
+        {0, 0}, {1, 0}, {0, Us(10)}, {1, Us(12)}};
+    CHECK(path.sentAt == expected);
+    const auto& counters = path.channel->GetCounters();
+    CHECK(counters.timeouts == 1);
+    CHECK(counters.spuriousTimeouts == 0);
+    CHECK(path.channel->InFlight() == 0);
+}
+
+TEST_CASE("An adaptive ReliableChannel backs off to its largest timeout and reports a stall "
+          "after its retry rounds",
+          "[reliable-channel][forwarding]")
+{
+    InitIncsim();
+    SimulatorGuard guard;
+    // The receiver is gone: nothing is acknowledged.
+    std::vector<std::pair<uint32_t, int64_t>> sentAt;
+    std::vector<int64_t> stalledAt;
+    ReliableChannel<Payload>::Hooks hooks;
+    hooks.transmit = [&](uint32_t seq, const Payload&, uint64_t) {
+        sentAt.emplace_back(seq, NowPs());
+    };
+    hooks.transmitAck = [](uint32_t, bool, uint64_t) {};
+    hooks.deliver = [](const Payload&) {};
+    hooks.stalled = [&] { stalledAt.push_back(NowPs()); };
+    ReliableChannel<Payload> channel(std::move(hooks),
+                                     RetransmitTimeout::Adaptive(Us(10), Us(40)), 3);
+    channel.Send(Payload{});
+    channel.Send(Payload{});
+    ns3::Simulator::Stop(Ps(Us(200)));
+    ns3::Simulator::Run();
+    // Both at 0, then the oldest alone after 10, 20, 40, 40, ... us.
+    const std::vector<std::pair<uint32_t, int64_t>> expected{
+        {0, 0},       {1, 0},       {0, Us(10)},  {0, Us(30)},
+        {0, Us(70)},  {0, Us(110)}, {0, Us(150)}, {0, Us(190)}};
+    CHECK(sentAt == expected);
+    CHECK(stalledAt == std::vector<int64_t>{Us(70), Us(190)});
+    CHECK(channel.GetCounters().timeouts == 6);
 }
