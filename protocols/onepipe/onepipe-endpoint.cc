@@ -235,8 +235,6 @@ OnePipeEndpoint::PrepareHooks(uint32_t dst)
         receiver->SendPrepareAck(src, next, sequenceError, echo);
     };
     hooks.deliver = [receiver, src](const Segment& segment) { receiver->Prepared(src, segment); };
-    // lib1pipe's timers start at the send completion, when the segment has left the NIC.
-    hooks.senderDelay = [this] { return NicBacklogPs(); };
     hooks.stalled = [this, dst] { RequestForward(dst); };
     m_channelNumber[dst] = ++m_channelsMade; // PrepareChannels makes the channel now
     return hooks;

@@ -30,9 +30,8 @@ namespace incsim
 /// each timeout doubles (backoff) until a sample or an acknowledgement. Once the round trip is
 /// measured a timeout keeps it (a loss costs a round trip, or "multiple RTTs if
 /// retransmissions are lost", paper 7.2), as every acknowledgement corrects it; a timer that
-/// runs out before the timeout as estimated then waits for the rest. Times count from when a
-/// segment leaves the sender (its NIC queue passed, Hooks::senderDelay), as a transport that
-/// stamps at its send completion. A timeout sends only the oldest segment; if
+/// runs out before the timeout as estimated then waits for the rest. A timeout sends only the
+/// oldest segment; if
 /// the acknowledgement that passes it echoes that second copy, the first was lost and the
 /// segments sent after it were dropped as out of order (or lost with it), so the rest of the
 /// window sent before the timeout goes again; if it echoes an earlier send, the first copy
@@ -114,9 +113,6 @@ class ReliableChannel
         std::function<void(uint32_t next, bool sequenceError, uint64_t echo)> transmitAck;
         /// At the receiver: the next message, once, in order; valid during the call.
         std::function<void(const Message& message)> deliver;
-        /// Optional, adaptive: how long a segment sent now waits at the sender before it leaves
-        /// (its NIC queue), ps; none: it leaves at once.
-        std::function<int64_t()> senderDelay;
         /// Optional, at the sender: the timer sent the oldest message again `stallRounds`
         /// times in a row without an acknowledgement moving (RC's retry count). Called again
         /// after every further `stallRounds`; retransmission goes on. The caller may take
@@ -355,12 +351,10 @@ class ReliableChannel
 
     static uint64_t NowStamp() { return static_cast<uint64_t>(NowPs() / kPsPerNs); }
 
-    /// Sends segment `seq` with its stamp: when it leaves the sender.
+    /// Sends segment `seq` with its stamp, the send time.
     void Transmit(uint32_t seq)
     {
-        const int64_t delayPs =
-            m_timeout.adaptive && m_hooks.senderDelay ? m_hooks.senderDelay() : 0;
-        const uint64_t stamp = static_cast<uint64_t>((NowPs() + delayPs) / kPsPerNs);
+        const uint64_t stamp = NowStamp();
         m_stamps[seq & (m_slots.size() - 1)] = stamp;
         m_hooks.transmit(seq, SlotOf(seq), stamp);
     }
@@ -381,12 +375,12 @@ class ReliableChannel
         m_backoffs = 0;
     }
 
-    /// Adaptive: how long the timer still has to run for the oldest, from when it left.
+    /// Adaptive: how long the timer still has to run for the oldest, from when it was sent.
     int64_t RemainingPs() const
     {
-        const int64_t leftPs =
+        const int64_t sentPs =
             static_cast<int64_t>(m_stamps[m_base & (m_slots.size() - 1)]) * kPsPerNs;
-        return leftPs + RtoPs() - NowPs();
+        return sentPs + RtoPs() - NowPs();
     }
 
     void ArmTimer()
@@ -460,7 +454,7 @@ class ReliableChannel
     uint32_t m_stallRounds;
     uint32_t m_roundsWithoutProgress = 0; ///< timer rounds since the last acknowledgement moved
     std::vector<Message> m_slots;  ///< the window: a ring of power-of-two size
-    std::vector<uint64_t> m_stamps; ///< per slot: when its last copy left the sender (ns)
+    std::vector<uint64_t> m_stamps; ///< per slot: when its last copy was sent (ns)
     uint32_t m_base = 0;           ///< oldest unacknowledged sequence number
     size_t m_count = 0;            ///< unacknowledged messages
     bool m_fastRetransmitted = false;  ///< a repeated ACK already resent from m_base
