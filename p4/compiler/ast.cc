@@ -316,6 +316,13 @@ Printer::TypeText(const Type& type) const
             bits.widthExpr ? "(" + Expr(*bits.widthExpr) + ")" : std::to_string(bits.width);
         return std::string(bits.isSigned ? "int<" : "bit<") + width + ">";
     }
+    case NodeKind::VarbitType: {
+        const auto& varbit = static_cast<const VarbitType&>(type);
+        return "varbit<" +
+               (varbit.widthExpr ? "(" + Expr(*varbit.widthExpr) + ")"
+                                 : std::to_string(varbit.width)) +
+               ">";
+    }
     case NodeKind::InfIntType:
         return "int";
     case NodeKind::BoolType:
@@ -428,6 +435,20 @@ std::string
 Printer::AnnotationText(const Annotation& annotation) const
 {
     std::string text = "@" + annotation.name;
+    if (annotation.isStructured)
+    {
+        text += "[";
+        for (size_t i = 0; i < annotation.args.size(); ++i)
+        {
+            text += (i == 0 ? "" : ", ") + Expr(*annotation.args[i]);
+        }
+        for (size_t i = 0; i < annotation.pairs.size(); ++i)
+        {
+            text += (i == 0 ? "" : ", ") + annotation.pairs[i]->name + " = " +
+                    Expr(*annotation.pairs[i]->value);
+        }
+        return text + "]";
+    }
     if (!annotation.hasBody)
     {
         return text;
@@ -629,19 +650,34 @@ Printer::Decl(const Declaration& declaration, int indent)
     }
     case NodeKind::InstanceDecl: {
         const auto& decl = static_cast<const InstanceDecl&>(declaration);
-        m_out << TypeText(*decl.type) << "(" << Args(decl.args) << ") " << decl.name << ";\n";
+        m_out << TypeText(*decl.type) << "(" << Args(decl.args) << ") " << decl.name;
+        if (decl.hasInitializer)
+        {
+            m_out << " = {\n";
+            for (const auto& member : decl.initializer)
+            {
+                Decl(*member, indent + 1);
+            }
+            Indent(indent);
+            m_out << "}";
+        }
+        m_out << ";\n";
         break;
     }
     case NodeKind::TypedefDecl: {
         const auto& decl = static_cast<const TypedefDecl&>(declaration);
-        m_out << "typedef " << TypeText(*decl.type) << " " << decl.name << ";\n";
+        m_out << (decl.isNewType ? "type " : "typedef ") << TypeText(*decl.type) << " "
+              << decl.name << ";\n";
         break;
     }
     case NodeKind::HeaderDecl:
     case NodeKind::StructDecl: {
         const auto& decl = static_cast<const StructLikeDecl&>(declaration);
-        m_out << (decl.kind == NodeKind::HeaderDecl ? "header " : "struct ") << decl.name
-              << " {\n";
+        const auto* structDecl = decl.As<StructDecl>();
+        m_out << (decl.kind == NodeKind::HeaderDecl          ? "header "
+                  : structDecl && structDecl->isUnion ? "header_union "
+                                                      : "struct ")
+              << decl.name << TypeParams(decl.typeParams) << " {\n";
         for (const auto& field : decl.fields)
         {
             Indent(indent + 1);
@@ -689,6 +725,7 @@ Printer::Decl(const Declaration& declaration, int indent)
     }
     case NodeKind::MethodDecl: {
         const auto& decl = static_cast<const MethodDecl&>(declaration);
+        m_out << (decl.isAbstract ? "abstract " : "");
         if (decl.returnType)
         {
             m_out << TypeText(*decl.returnType) << " ";
@@ -805,6 +842,12 @@ Printer::Decl(const Declaration& declaration, int indent)
     case NodeKind::TableDecl:
         Table(static_cast<const TableDecl&>(declaration), indent);
         break;
+    case NodeKind::ValueSetDecl: {
+        const auto& decl = static_cast<const ValueSetDecl&>(declaration);
+        m_out << "value_set<" << TypeText(*decl.elementType) << ">(" << Expr(*decl.size) << ") "
+              << decl.name << ";\n";
+        break;
+    }
     default:
         // Fields, members, parameters and type parameters print as part of their parent.
         m_out << declaration.name << "\n";
@@ -967,6 +1010,9 @@ VisitChildren(const Node& node, const ChildVisitor& visit)
     case NodeKind::BitsType:
         visit(static_cast<const BitsType&>(node).widthExpr);
         break;
+    case NodeKind::VarbitType:
+        visit(static_cast<const VarbitType&>(node).widthExpr);
+        break;
     case NodeKind::NamedType:
         visit(static_cast<const NamedType&>(node).typeArgs);
         break;
@@ -1086,6 +1132,7 @@ VisitChildren(const Node& node, const ChildVisitor& visit)
         const auto& decl = static_cast<const InstanceDecl&>(node);
         visit(decl.type);
         visit(decl.args);
+        visit(decl.initializer);
         break;
     }
     case NodeKind::TypedefDecl:
@@ -1185,6 +1232,12 @@ VisitChildren(const Node& node, const ChildVisitor& visit)
     case NodeKind::TableDecl:
         visit(static_cast<const TableDecl&>(node).properties);
         break;
+    case NodeKind::ValueSetDecl: {
+        const auto& decl = static_cast<const ValueSetDecl&>(node);
+        visit(decl.elementType);
+        visit(decl.size);
+        break;
+    }
     case NodeKind::Parameter: {
         const auto& param = static_cast<const Parameter&>(node);
         visit(param.type);
@@ -1193,6 +1246,7 @@ VisitChildren(const Node& node, const ChildVisitor& visit)
     }
     case NodeKind::Annotation:
         visit(static_cast<const Annotation&>(node).args);
+        visit(static_cast<const Annotation&>(node).pairs);
         break;
     case NodeKind::Argument:
         visit(static_cast<const Argument&>(node).value);
@@ -1274,6 +1328,7 @@ NodeKindName(NodeKind kind)
     case NodeKind::name:                                                                       \
         return #name;
         INCSIM_P4_KIND_NAME(BitsType)
+        INCSIM_P4_KIND_NAME(VarbitType)
         INCSIM_P4_KIND_NAME(InfIntType)
         INCSIM_P4_KIND_NAME(BoolType)
         INCSIM_P4_KIND_NAME(ErrorType)
@@ -1332,6 +1387,7 @@ NodeKindName(NodeKind kind)
         INCSIM_P4_KIND_NAME(PackageTypeDecl)
         INCSIM_P4_KIND_NAME(ActionDecl)
         INCSIM_P4_KIND_NAME(TableDecl)
+        INCSIM_P4_KIND_NAME(ValueSetDecl)
         INCSIM_P4_KIND_NAME(Parameter)
         INCSIM_P4_KIND_NAME(TypeParameter)
         INCSIM_P4_KIND_NAME(Annotation)
@@ -1454,13 +1510,26 @@ Canon(const Type* type)
         const auto* named = type->As<NamedType>();
         const auto* typeDef =
             named && named->resolved ? named->resolved->As<TypedefDecl>() : nullptr;
-        if (!typeDef)
+        if (!typeDef || typeDef->isNewType)
         {
             return type;
         }
         type = typeDef->type.get();
     }
     return type;
+}
+
+const Expression*
+ArgumentFor(const PtrList<Argument>& args, const PtrList<Parameter>& params, size_t i)
+{
+    for (const auto& argument : args)
+    {
+        if (!argument->name.empty() && argument->name == params[i]->name)
+        {
+            return argument->value.get();
+        }
+    }
+    return i < args.size() && args[i]->name.empty() ? args[i]->value.get() : nullptr;
 }
 
 const Declaration*

@@ -36,6 +36,7 @@ enum class NodeKind
 {
     // Types.
     BitsType,
+    VarbitType,
     InfIntType,
     BoolType,
     ErrorType,
@@ -97,6 +98,7 @@ enum class NodeKind
     PackageTypeDecl,
     ActionDecl,
     TableDecl,
+    ValueSetDecl,
     Parameter,
     TypeParameter,
     // Parts of the above.
@@ -158,6 +160,7 @@ struct NodeOf : Base
 
 struct Declaration;
 struct Expression;
+struct NamedExpr;
 struct BlockStmt;
 
 // ---------------------------------------------------------------------------------------------
@@ -176,6 +179,10 @@ struct Annotation : NodeOf<Node, NodeKind::Annotation>
     std::vector<std::unique_ptr<Expression>> args;
     bool hasBody = false;
     bool argsParsed = false;
+    /// @name[...]: a structured annotation, whose body is `args` (an expression list) or
+    /// `pairs` (key = value), never both.
+    bool isStructured = false;
+    std::vector<std::unique_ptr<NamedExpr>> pairs;
 
     /// The value of a single string argument (@name("x") -> "x").
     std::optional<std::string> StringArg() const;
@@ -215,6 +222,15 @@ struct BitsType : NodeOf<Type, NodeKind::BitsType>
 {
     using NodeOf::NodeOf;
     bool isSigned = false;
+    uint32_t width = 0;
+    std::unique_ptr<Expression> widthExpr;
+};
+
+/// varbit<W>: a header field of at most W bits whose length extract(hdr, bits) sets. For
+/// varbit<(expression)>, width is 0 until the checker evaluates widthExpr.
+struct VarbitType : NodeOf<Type, NodeKind::VarbitType>
+{
+    using NodeOf::NodeOf;
     uint32_t width = 0;
     std::unique_ptr<Expression> widthExpr;
 };
@@ -643,12 +659,19 @@ struct InstanceDecl : NodeOf<Declaration, NodeKind::InstanceDecl>
     using NodeOf::NodeOf;
     std::unique_ptr<Type> type; // a NamedType, possibly with type arguments
     PtrList<Argument> args;
+    /// `Virtual() v = { bit<16> f(...) {...} };`: the functions implementing the extern's
+    /// abstract methods (and instances they use); `this` in them names the instance.
+    PtrList<Declaration> initializer;
+    bool hasInitializer = false;
 };
 
+/// typedef bit<32> B32; (another name for the type) or, with isNewType, type bit<32> N32; (a
+/// new type: values convert to and from bit<32> only by a cast; Canon stops at it).
 struct TypedefDecl : NodeOf<Declaration, NodeKind::TypedefDecl>
 {
     using NodeOf::NodeOf;
     std::unique_ptr<Type> type;
+    bool isNewType = false;
 };
 
 struct StructField : NodeOf<Declaration, NodeKind::StructField>
@@ -666,6 +689,7 @@ struct StructLikeDecl : Declaration
     }
 
     PtrList<StructField> fields;
+    PtrList<TypeParameter> typeParams; // struct S<T> { T f; }: a generic struct or header
 
     /// The field called `fieldName`, or nullptr.
     const StructField* FindField(std::string_view fieldName) const;
@@ -679,9 +703,11 @@ struct HeaderDecl : NodeOf<StructLikeDecl, NodeKind::HeaderDecl>
     using NodeOf::NodeOf;
 };
 
+/// A struct, or with isUnion a header_union (its fields are headers, at most one valid).
 struct StructDecl : NodeOf<StructLikeDecl, NodeKind::StructDecl>
 {
     using NodeOf::NodeOf;
+    bool isUnion = false;
 };
 
 /// A member of an enum, error or match_kind declaration. `value` only for serializable enums.
@@ -718,6 +744,7 @@ struct MethodDecl : NodeOf<Declaration, NodeKind::MethodDecl>
 {
     using NodeOf::NodeOf;
     std::unique_ptr<Type> returnType; // null for a constructor
+    bool isAbstract = false; // `abstract`: each instance implements it in its initializer
     PtrList<TypeParameter> typeParams;
     PtrList<Parameter> params;
     bool isConstructor = false;
@@ -731,8 +758,8 @@ struct ExternDecl : NodeOf<Declaration, NodeKind::ExternDecl>
     PtrList<MethodDecl> methods; // constructors included, in declaration order
 };
 
-/// extern void mark_to_drop(inout standard_metadata_t sm); (isExtern, no body). Functions
-/// with a body parse, but the parser reports them as unsupported.
+/// extern void mark_to_drop(inout standard_metadata_t sm); (isExtern, no body), or a function
+/// with a body: bit<16> max(in bit<16> a, in bit<16> b) { return a > b ? a : b; }
 struct FunctionDecl : NodeOf<Declaration, NodeKind::FunctionDecl>
 {
     using NodeOf::NodeOf;
@@ -804,6 +831,15 @@ struct ActionDecl : NodeOf<Declaration, NodeKind::ActionDecl>
     using NodeOf::NodeOf;
     PtrList<Parameter> params;
     std::unique_ptr<BlockStmt> body;
+};
+
+/// value_set<bit<16>>(4) ports; in a parser: a set of values the control plane fills, used as a
+/// select label.
+struct ValueSetDecl : NodeOf<Declaration, NodeKind::ValueSetDecl>
+{
+    using NodeOf::NodeOf;
+    std::unique_ptr<Type> elementType;
+    std::unique_ptr<Expression> size;
 };
 
 /// One `expression : match_kind;` of a table key.
@@ -910,7 +946,8 @@ struct Program
 void ForEachChild(const Node& node, const std::function<void(const Node&)>& visit);
 void ForEachChild(Node& node, const std::function<void(Node&)>& visit);
 
-/// Follows typedefs to the type they name (at most 64 deep; null stays null).
+/// Follows typedefs to the type they name (at most 64 deep; null stays null). A `type`
+/// declaration is a new type: Canon stops at it.
 const Type* Canon(const Type* type);
 /// The declaration a (typedef'd) named type refers to, or nullptr.
 const Declaration* NamedDecl(const Type* type);
@@ -919,6 +956,10 @@ const Declaration* NamedDecl(const Type* type);
 unsigned ScalarWidth(const Type* type);
 /// int<N>, or a serializable enum over one.
 bool IsSignedScalar(const Type* type);
+/// The argument for params[i] of a call or instantiation: the one named after it, or the
+/// unnamed one at position i; nullptr if there is none.
+const Expression* ArgumentFor(const PtrList<Argument>& args, const PtrList<Parameter>& params,
+                              size_t i);
 
 /// P4 text for one node (expressions and types print on one line; for messages).
 std::string ToString(const Expression& expression);

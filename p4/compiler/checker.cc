@@ -3,6 +3,7 @@
 
 #include "p4/compiler/checker.h"
 
+#include "p4/compiler/architecture.h"
 #include "p4/compiler/diagnostics.h"
 #include "p4/compiler/lexer.h"
 
@@ -93,12 +94,18 @@ class Checker
         Parser,
         Control,
         Action,
+        Function,
     };
 
     // --- scopes ----------------------------------------------------------------------------
 
     void Declare(const Declaration& declaration)
     {
+        if (declaration.Is<VariableDecl>() || declaration.Is<ConstDecl>() ||
+            declaration.Is<InstanceDecl>())
+        {
+            CheckShadowsParameter(declaration);
+        }
         Candidates& existing = m_scopes.back()[declaration.name];
         bool overloadable = declaration.Is<FunctionDecl>();
         for (const Declaration* previous : existing)
@@ -112,6 +119,29 @@ class Checker
             return;
         }
         existing.push_back(&declaration);
+    }
+
+    /// A local declaration may not hide a parameter of the block it is in (p4c: "declaration
+    /// of 'h' shadows a parameter 'h'"; `Headers h = h;` would read itself).
+    void CheckShadowsParameter(const Declaration& declaration)
+    {
+        for (size_t i = m_scopes.size(); i-- > 1;)
+        {
+            auto found = m_scopes[i].find(declaration.name);
+            if (found == m_scopes[i].end() || found->second.empty())
+            {
+                continue;
+            }
+            const Declaration& previous = *found->second.front();
+            if (previous.Is<Parameter>() && i + 1 < m_scopes.size())
+            {
+                m_diags.Error(declaration.location, "the declaration of '" + declaration.name +
+                                                        "' hides the parameter '" +
+                                                        previous.name + "'");
+                m_diags.Note(previous.location, "the parameter is declared here");
+            }
+            return;
+        }
     }
 
     const Candidates* Lookup(const std::string& name, bool global = false) const
@@ -267,6 +297,10 @@ class Checker
             const auto* other = b->As<BitsType>();
             return bits->width == other->width && bits->isSigned == other->isSigned;
         }
+        if (const auto* varbit = a->As<VarbitType>())
+        {
+            return varbit->width == b->As<VarbitType>()->width;
+        }
         if (a->Is<NamedType>())
         {
             return NamedDecl(a) == NamedDecl(b);
@@ -285,6 +319,10 @@ class Checker
     {
         to = Canon(to);
         from = Canon(from);
+        if (from && from->Is<TupleType>() && to && !IsUnknown(to))
+        {
+            return false; // a tuple is not a struct or header (p4c has no implicit cast)
+        }
         if (IsUnknown(to) || IsUnknown(from))
         {
             return true;
@@ -305,6 +343,11 @@ class Checker
         if (Assignable(to, from))
         {
             return true;
+        }
+        if (NewTypeDecl(from) || NewTypeDecl(to))
+        {
+            // A `type` converts to and from what it is defined as.
+            return CanCast(Underlying(from), Underlying(to));
         }
         auto integral = [](const Type* type) {
             if (type->Is<BitsType>() || type->Is<InfIntType>())
@@ -327,6 +370,30 @@ class Checker
                (to->Is<BoolType>() && (isBit1(from) || from->Is<InfIntType>()));
     }
 
+    /// The `type` declaration `type` names, if it names one.
+    static const TypedefDecl* NewTypeDecl(const Type* type)
+    {
+        const Declaration* decl = NamedDecl(type);
+        const auto* typeDef = decl ? decl->As<TypedefDecl>() : nullptr;
+        return typeDef && typeDef->isNewType ? typeDef : nullptr;
+    }
+
+    /// `type` with every `type` declaration followed to what it is defined as.
+    static const Type* Underlying(const Type* type)
+    {
+        type = Canon(type);
+        for (int depth = 0; depth < 64; ++depth)
+        {
+            const TypedefDecl* typeDef = NewTypeDecl(type);
+            if (!typeDef)
+            {
+                break;
+            }
+            type = Canon(typeDef->type.get());
+        }
+        return type;
+    }
+
     static std::string TypeName(const Type* type)
     {
         type = Canon(type);
@@ -342,19 +409,55 @@ class Checker
     }
 
     static bool IsBits(const Type* type) { return type && Canon(type)->Is<BitsType>(); }
+
+    /// Whether arithmetic, bitwise and ordering operators may take a `type` value: not a
+    /// varbit, bool, string, error, header, struct or stack (unknown types pass).
+    static bool IsArithmetic(const Type* type)
+    {
+        type = Canon(type);
+        if (!type || IsUnknown(type))
+        {
+            return true;
+        }
+        const Declaration* decl = NamedDecl(type);
+        return !type->Is<VarbitType>() && !type->Is<BoolType>() && !type->Is<StringType>() &&
+               !type->Is<ErrorType>() && !type->Is<StackType>() &&
+               !(decl && decl->Is<StructLikeDecl>());
+    }
     static bool IsBool(const Type* type) { return type && Canon(type)->Is<BoolType>(); }
 
     /// A generic type named with type arguments takes exactly as many as it has parameters
     /// (register<T, I> of v1model 20200408 is not register<T> of 20180101).
     void CheckTypeArgumentCount(const NamedType& named)
     {
+        const Declaration* decl = named.resolved;
+        const auto* structLike = decl->As<StructLikeDecl>();
         if (named.typeArgs.empty())
         {
+            if (structLike && !structLike->typeParams.empty())
+            {
+                m_diags.Error(named.location, "'" + named.name + "' is generic: name it with " +
+                                                  "its type arguments (" + named.name + "<...>)");
+            }
             return;
         }
-        const Declaration* decl = named.resolved;
+        for (const auto& argument : named.typeArgs)
+        {
+            // p4c: a generic type instantiated with itself does not terminate.
+            const auto* inner = Canon(argument.get()) ? Canon(argument.get())->As<NamedType>()
+                                                      : nullptr;
+            if (inner && inner->resolved == decl)
+            {
+                m_diags.Error(argument->location, "'" + named.name + "' cannot be its own type "
+                                                  "argument");
+            }
+        }
         const PtrList<TypeParameter>* params = nullptr;
-        if (const auto* object = decl->As<ExternDecl>())
+        if (structLike)
+        {
+            params = &structLike->typeParams;
+        }
+        else if (const auto* object = decl->As<ExternDecl>())
         {
             params = &object->typeParams;
         }
@@ -392,14 +495,14 @@ class Checker
             {
                 m_diags.Error(named->location, "'" + named->name + "' is not declared");
             }
-            else
-            {
-                named->resolved = found->front();
-                CheckTypeArgumentCount(*named);
-            }
             for (auto& argument : named->typeArgs)
             {
                 ResolveType(argument.get());
+            }
+            if (found && !found->empty())
+            {
+                named->resolved = found->front();
+                CheckTypeArgumentCount(*named);
             }
         }
         else if (auto* bits = type->As<BitsType>())
@@ -423,6 +526,24 @@ class Checker
             {
                 m_diags.Error(bits->location, "the width of a bit type must be a constant "
                                               "from 1 to " + std::to_string(kMaxBitWidth));
+            }
+        }
+        else if (auto* varbit = type->As<VarbitType>())
+        {
+            std::optional<uint64_t> width = varbit->width;
+            if (varbit->widthExpr)
+            {
+                CheckExpression(*varbit->widthExpr);
+                width = EvalConst(*varbit->widthExpr);
+            }
+            if (!width || *width == 0 || *width > kMaxBitWidth)
+            {
+                m_diags.Error(varbit->location, "the width of a varbit type must be a constant "
+                                                "from 1 to " + std::to_string(kMaxBitWidth));
+            }
+            else
+            {
+                varbit->width = static_cast<uint32_t>(*width);
             }
         }
         else if (auto* stack = type->As<StackType>())
@@ -451,6 +572,14 @@ class Checker
             for (auto& element : tuple->elements)
             {
                 ResolveType(element.get());
+                const Declaration* decl = NamedDecl(Canon(element.get()));
+                if (decl && (IsParserOrControl(Canon(element.get())) ||
+                             decl->Is<ExternDecl>() || decl->Is<PackageTypeDecl>()))
+                {
+                    m_diags.Error(element->location, "a tuple cannot hold " +
+                                                         TypeName(element.get()) +
+                                                         ": its elements are values");
+                }
             }
         }
     }
@@ -539,6 +668,10 @@ class Checker
         {
             return Norm(instance->type.get());
         }
+        if (const auto* valueSet = declaration.As<ValueSetDecl>())
+        {
+            return Norm(valueSet->elementType.get()); // as a select label: one of its values
+        }
         auto member = m_memberTypes.find(&declaration);
         return member == m_memberTypes.end() ? nullptr : member->second;
     }
@@ -550,10 +683,26 @@ class Checker
         for (auto& parameter : parameters)
         {
             ResolveType(parameter->type.get());
+            const auto* named = parameter->type ? parameter->type->As<NamedType>() : nullptr;
+            const auto* externDecl =
+                named && named->resolved ? named->resolved->As<ExternDecl>() : nullptr;
+            if (externDecl && named->typeArgs.empty() && !externDecl->typeParams.empty())
+            {
+                m_diags.Error(parameter->location,
+                              "'" + parameter->name + "': extern '" + externDecl->name +
+                                  "' is generic, so its type arguments are needed here");
+            }
             if (parameter->defaultValue)
             {
                 CheckExpression(*parameter->defaultValue);
                 CheckAssign(parameter->type.get(), *parameter->defaultValue);
+                if (!IsCompileTimeKnown(*parameter->defaultValue))
+                {
+                    m_diags.Error(parameter->defaultValue->location,
+                                  ToString(*parameter->defaultValue) +
+                                      ": the default value of a parameter must be a "
+                                      "compile-time constant");
+                }
             }
             Declare(*parameter);
         }
@@ -633,6 +782,13 @@ class Checker
                         CheckArgumentTypes(*constructor, instance->args);
                     }
                 }
+                CheckAbstractMethods(*instance, *externDecl);
+            }
+            else if (instance->hasInitializer)
+            {
+                m_diags.Error(instance->location, "'" + instance->name + "': only an instance of "
+                                                  "an extern with abstract methods takes an "
+                                                  "initializer");
             }
             else if (const auto* package = typeDecl ? typeDecl->As<PackageTypeDecl>() : nullptr)
             {
@@ -642,24 +798,44 @@ class Checker
                     CheckPackageArguments(*package, instance->args);
                 }
             }
+            if (m_scopes.size() == 1 && instance->name == "main" && typeDecl &&
+                !typeDecl->Is<PackageTypeDecl>())
+            {
+                m_diags.Error(instance->location,
+                              "'main' must be an instance of a package, not of '" +
+                                  typeDecl->name + "'");
+            }
             Declare(declaration);
         }
         else if (auto* typeDef = declaration.As<TypedefDecl>())
         {
             ResolveType(typeDef->type.get());
+            const Type* defined = Canon(typeDef->type.get());
+            if (typeDef->isNewType && defined &&
+                (defined->Is<TupleType>() || !IsUnknown(defined)) &&
+                !defined->Is<BitsType>() && !defined->Is<BoolType>() && !NewTypeDecl(defined))
+            {
+                m_diags.Error(typeDef->type->location,
+                              "type '" + typeDef->name + "' must be defined as bit<N>, int<N>, "
+                              "bool or another 'type', not " + TypeName(defined));
+            }
             Declare(declaration);
         }
         else if (auto* structLike = declaration.As<StructLikeDecl>())
         {
-            for (auto& field : structLike->fields)
-            {
-                ResolveType(field->type.get());
-            }
+            CheckFields(*structLike);
             Declare(declaration);
         }
         else if (auto* enumDecl = declaration.As<EnumDecl>())
         {
             ResolveType(enumDecl->underlyingType.get());
+            const Type* underlying = Canon(enumDecl->underlyingType.get());
+            if (underlying && !IsUnknown(underlying) && !underlying->Is<BitsType>())
+            {
+                m_diags.Error(enumDecl->underlyingType->location,
+                              "the underlying type of enum '" + enumDecl->name +
+                                  "' must be bit<N> or int<N>, not " + TypeName(underlying));
+            }
             for (auto& member : enumDecl->members)
             {
                 if (member->value)
@@ -697,10 +873,16 @@ class Checker
                 DeclareTypeParameters(method->typeParams);
                 ResolveType(method->returnType.get());
                 CheckParameters(method->params);
+                CheckExternMethodTypes(*externDecl, *method);
             }
         }
         else if (auto* function = declaration.As<FunctionDecl>())
         {
+            if (function->body)
+            {
+                CheckFunction(*function);
+                return;
+            }
             {
                 ScopeGuard scope(*this);
                 DeclareTypeParameters(function->typeParams);
@@ -739,6 +921,7 @@ class Checker
             Declare(declaration);
             ScopeGuard scope(*this);
             CheckParameters(action->params);
+            CheckNoOptional(action->params);
             Context saved = m_context;
             m_context = Context::Action;
             m_action = action;
@@ -754,29 +937,269 @@ class Checker
             CheckTable(*table);
             Declare(declaration);
         }
+        else if (auto* valueSet = declaration.As<ValueSetDecl>())
+        {
+            ResolveType(valueSet->elementType.get());
+            CheckExpression(*valueSet->size);
+            if (m_context != Context::Parser)
+            {
+                m_diags.Error(valueSet->location, "value_set '" + valueSet->name +
+                                                      "' must be declared in a parser");
+            }
+            if (!IsCompileTimeKnown(*valueSet->size) || !EvalConst(*valueSet->size))
+            {
+                m_diags.Error(valueSet->size->location,
+                              ToString(*valueSet->size) + ": the size of value_set '" +
+                                  valueSet->name + "' must be a compile-time constant");
+            }
+            Declare(declaration);
+        }
         else
         {
             Declare(declaration);
         }
     }
 
+    /// An extern with abstract methods is instantiated with an initializer that implements
+    /// each of them, with the same signature, and nothing else (P4_16 spec, "Abstract methods").
+    void CheckAbstractMethods(InstanceDecl& instance, const ExternDecl& externDecl)
+    {
+        if (instance.hasInitializer)
+        {
+            ScopeGuard scope(*this);
+            const InstanceDecl* saved = m_thisInstance;
+            m_thisInstance = &instance;
+            for (auto& member : instance.initializer)
+            {
+                CheckDeclaration(*member);
+            }
+            m_thisInstance = saved;
+        }
+        std::set<const MethodDecl*> implemented;
+        for (const auto& member : instance.initializer)
+        {
+            const auto* function = member->As<FunctionDecl>();
+            if (!function)
+            {
+                continue;
+            }
+            const MethodDecl* method = nullptr;
+            for (const auto& candidate : externDecl.methods)
+            {
+                if (candidate->isAbstract && candidate->name == function->name)
+                {
+                    method = candidate.get();
+                }
+            }
+            if (!method)
+            {
+                m_diags.Error(function->location, "'" + function->name + "' implements no "
+                                                  "abstract method of extern '" +
+                                                  externDecl.name + "'");
+                continue;
+            }
+            implemented.insert(method);
+            if (!SameSignature(*function, *method))
+            {
+                m_diags.Error(function->location,
+                              "'" + function->name + "' does not have the signature of the "
+                              "abstract method it implements");
+                m_diags.Note(method->location, "the abstract method is declared here");
+            }
+        }
+        for (const auto& method : externDecl.methods)
+        {
+            if (method->isAbstract && !implemented.count(method.get()))
+            {
+                m_diags.Error(instance.location, "'" + instance.name + "' does not implement "
+                                                 "the abstract method '" + method->name +
+                                                 "' of extern '" + externDecl.name + "'");
+            }
+        }
+    }
+
+    static bool SameSignature(const FunctionDecl& function, const MethodDecl& method)
+    {
+        if (function.params.size() != method.params.size() ||
+            !SameType(function.returnType.get(), method.returnType.get()))
+        {
+            return false;
+        }
+        for (size_t i = 0; i < function.params.size(); ++i)
+        {
+            if (function.params[i]->direction != method.params[i]->direction ||
+                !SameType(function.params[i]->type.get(), method.params[i]->type.get()))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// An extern's constructor takes no parser or control, and its methods return none (p4c's
+    /// rules: an extern instance is built from values and other externs).
+    void CheckExternMethodTypes(const ExternDecl& externDecl, const MethodDecl& method)
+    {
+        for (const auto& parameter : method.params)
+        {
+            std::optional<bool> isParser = IsParserOrControl(Canon(parameter->type.get()));
+            if (isParser && method.isConstructor)
+            {
+                m_diags.Error(parameter->location,
+                              "'" + parameter->name + "': a parameter of extern '" +
+                                  externDecl.name + "' cannot have the " +
+                                  (*isParser ? "parser" : "control") + " type " +
+                                  TypeName(parameter->type.get()));
+            }
+        }
+        const Type* returnType = Canon(method.returnType.get());
+        if (returnType && returnType->Is<InfIntType>())
+        {
+            m_diags.Error(method.returnType->location,
+                          "method '" + method.name + "' of extern '" + externDecl.name +
+                              "' cannot return 'int': give the value a width");
+        }
+        if (std::optional<bool> isParser = IsParserOrControl(returnType))
+        {
+            m_diags.Error(method.returnType->location,
+                          "method '" + method.name + "' of extern '" + externDecl.name +
+                              "' cannot return the " + (*isParser ? "parser" : "control") +
+                              " type " + TypeName(method.returnType.get()));
+        }
+    }
+
+    /// The fields of a header, struct or header_union (its type parameters in scope): their
+    /// types, and at most one varbit in a header.
+    void CheckFields(StructLikeDecl& structLike)
+    {
+        ScopeGuard scope(*this);
+        DeclareTypeParameters(structLike.typeParams);
+        const StructField* varbit = nullptr;
+        for (auto& field : structLike.fields)
+        {
+            ResolveType(field->type.get());
+            CheckFieldType(structLike, *field);
+            const Type* type = Canon(field->type.get());
+            if (type && type->Is<VarbitType>() && structLike.Is<HeaderDecl>())
+            {
+                if (varbit)
+                {
+                    m_diags.Error(field->location,
+                                  "header '" + structLike.name + "' has a second varbit field '" +
+                                      field->name + "' (after '" + varbit->name +
+                                      "'): a header has at most one");
+                }
+                varbit = field.get();
+            }
+        }
+    }
+
+    static const char* KindName(const StructLikeDecl& decl)
+    {
+        const auto* structDecl = decl.As<StructDecl>();
+        return decl.Is<HeaderDecl>() ? "header"
+               : structDecl && structDecl->isUnion ? "header_union"
+                                                   : "struct";
+    }
+
+    static bool IsUnion(const Declaration* decl)
+    {
+        const auto* structDecl = decl ? decl->As<StructDecl>() : nullptr;
+        return structDecl && structDecl->isUnion;
+    }
+
+    /// What a field may hold (p4c's rules): a header_union holds headers; a header holds bits,
+    /// bools, serializable enums and structs of those, never headers, unions, stacks or
+    /// blocks; no field holds a parser, control, package or extern.
+    void CheckFieldType(const StructLikeDecl& decl, const StructField& field)
+    {
+        const Type* type = Canon(field.type.get());
+        if (!type || (IsUnknown(type) && !type->Is<TupleType>()))
+        {
+            return;
+        }
+        const Declaration* typeDecl = NamedDecl(type);
+        bool allowed = true;
+        if (IsUnion(&decl))
+        {
+            allowed = typeDecl && typeDecl->Is<HeaderDecl>();
+        }
+        else if (decl.Is<HeaderDecl>())
+        {
+            const auto* enumDecl = typeDecl ? typeDecl->As<EnumDecl>() : nullptr;
+            allowed = type->Is<BitsType>() || type->Is<VarbitType>() || type->Is<BoolType>() ||
+                      (enumDecl && enumDecl->underlyingType) ||
+                      (typeDecl && typeDecl->Is<StructDecl>() && !IsUnion(typeDecl)) ||
+                      (typeDecl && typeDecl->Is<TypedefDecl>());
+        }
+        else
+        {
+            bool block = typeDecl && (typeDecl->Is<ExternDecl>() || typeDecl->Is<PackageTypeDecl>());
+            allowed = !IsParserOrControl(type) && !block;
+        }
+        if (!allowed)
+        {
+            m_diags.Error(field.location, "field '" + field.name + "' of " + KindName(decl) +
+                                              " '" + decl.name + "' cannot have type " +
+                                              TypeName(field.type.get()));
+        }
+    }
+
+    /// A function with a body (P4_16 spec, "Functions"): declared before its body, so that a
+    /// call to itself resolves and is reported as recursion. A function that returns a value
+    /// must return one on every path.
+    void CheckFunction(FunctionDecl& function)
+    {
+        Declare(function);
+        ScopeGuard scope(*this);
+        DeclareTypeParameters(function.typeParams);
+        ResolveType(function.returnType.get());
+        CheckParameters(function.params);
+        CheckNoOptional(function.params);
+        Context saved = m_context;
+        m_context = Context::Function;
+        m_function = &function;
+        CheckBlock(*function.body);
+        const Type* returnType = Canon(function.returnType.get());
+        if (returnType && !returnType->Is<VoidType>() && MayFallThrough(*function.body))
+        {
+            m_diags.Error(function.location, "function '" + function.name +
+                                                 "' does not return a value on every path");
+        }
+        m_function = nullptr;
+        m_context = saved;
+    }
+
+    /// Whether control can reach the end of `statement` (P4 has no loops or goto here: a path
+    /// ends at a return or an exit, or in both branches of an if).
+    static bool MayFallThrough(const Statement& statement)
+    {
+        if (statement.Is<ReturnStmt>() || statement.Is<ExitStmt>())
+        {
+            return false;
+        }
+        if (const auto* block = statement.As<BlockStmt>())
+        {
+            for (const auto& inner : block->statements)
+            {
+                if (!MayFallThrough(*inner))
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (const auto* ifStmt = statement.As<IfStmt>())
+        {
+            return !ifStmt->elseBranch || MayFallThrough(*ifStmt->thenBranch) ||
+                   MayFallThrough(*ifStmt->elseBranch);
+        }
+        return true;
+    }
+
     /// V1Switch(MyParser(), ...): each argument must be a parser or control whose parameters
     /// match the architecture's declaration, with the package's type parameters (H, M) bound
     /// consistently across the arguments.
-    /// The argument for params[i]: the one named after it, or the unnamed one at position i.
-    static const Expression* ArgumentFor(const PtrList<Argument>& args,
-                                         const PtrList<Parameter>& params, size_t i)
-    {
-        for (const auto& argument : args)
-        {
-            if (!argument->name.empty() && argument->name == params[i]->name)
-            {
-                return argument->value.get();
-            }
-        }
-        return i < args.size() && args[i]->name.empty() ? args[i]->value.get() : nullptr;
-    }
-
     void CheckPackageArguments(const PackageTypeDecl& package, PtrList<Argument>& args)
     {
         std::map<const Declaration*, const Type*> bindings;
@@ -886,18 +1309,79 @@ class Checker
         CheckParameters(params);
     }
 
+    /// Whether `type` names a parser (true) or a control (false); nullopt for anything else.
+    static std::optional<bool> IsParserOrControl(const Type* type)
+    {
+        const Declaration* decl = NamedDecl(type);
+        if (decl && (decl->Is<ParserDecl>() || decl->Is<ParserTypeDecl>()))
+        {
+            return true;
+        }
+        if (decl && (decl->Is<ControlDecl>() || decl->Is<ControlTypeDecl>()))
+        {
+            return false;
+        }
+        return std::nullopt;
+    }
+
+    /// P4_16 spec, "Instantiations": a parser instantiates no control and a control no parser,
+    /// neither as a local instance nor as a constructor parameter.
+    void CheckNestedBlocks(bool inParser, const PtrList<Parameter>& constructorParams,
+                           const PtrList<Declaration>& locals)
+    {
+        const char* holder = inParser ? "parser" : "control";
+        const char* other = inParser ? "control" : "parser";
+        auto check = [&](const Declaration& declaration, const Type* type) {
+            std::optional<bool> kind = IsParserOrControl(Canon(type));
+            if (kind && *kind != inParser)
+            {
+                m_diags.Error(declaration.location, "'" + declaration.name + "': a " + holder +
+                                                        " cannot instantiate a " + other);
+            }
+        };
+        for (const auto& parameter : constructorParams)
+        {
+            check(*parameter, parameter->type.get());
+        }
+        for (const auto& local : locals)
+        {
+            if (const auto* instance = local->As<InstanceDecl>())
+            {
+                check(*instance, instance->type.get());
+            }
+        }
+    }
+
+    /// @optional marks parameters of extern functions and methods and of packages only (p4c:
+    /// "optional parameter not allowed here").
+    void CheckNoOptional(const PtrList<Parameter>& params)
+    {
+        for (const auto& parameter : params)
+        {
+            if (FindAnnotation(parameter->annotations, "optional"))
+            {
+                m_diags.Error(parameter->location,
+                              "'" + parameter->name + "': @optional is only allowed on "
+                              "parameters of extern functions, extern methods and packages");
+            }
+        }
+    }
+
     void CheckParser(ParserDecl& parser)
     {
         ScopeGuard scope(*this);
         DeclareTypeParameters(parser.typeParams);
         CheckParameters(parser.params);
         CheckParameters(parser.constructorParams);
+        CheckNoOptional(parser.params);
+        CheckNoOptional(parser.constructorParams);
         Context saved = m_context;
         m_context = Context::Parser;
         for (auto& local : parser.locals)
         {
             CheckDeclaration(*local);
         }
+        CheckNestedBlocks(true, parser.constructorParams, parser.locals);
         // States may be named before they are declared.
         m_scopes.emplace_back();
         Declare(AcceptState());
@@ -1022,12 +1506,15 @@ class Checker
         DeclareTypeParameters(control.typeParams);
         CheckParameters(control.params);
         CheckParameters(control.constructorParams);
+        CheckNoOptional(control.params);
+        CheckNoOptional(control.constructorParams);
         Context saved = m_context;
         m_context = Context::Control;
         for (auto& local : control.locals)
         {
             CheckDeclaration(*local);
         }
+        CheckNestedBlocks(false, control.constructorParams, control.locals);
         if (control.apply)
         {
             CheckBlock(*control.apply);
@@ -1059,6 +1546,7 @@ class Checker
             return nullptr;
         }
         CheckArguments(ref.args);
+        CheckNoTableApply(ref.args);
         return action;
     }
 
@@ -1068,6 +1556,7 @@ class Checker
         std::vector<const ActionDecl*> actions;
         std::set<const ActionDecl*> defaultOnly;
         std::set<const ActionDecl*> tableOnly;
+        std::map<const ActionDecl*, const ActionRef*> listed;
         for (auto& property : table.properties)
         {
             switch (property->which)
@@ -1095,6 +1584,7 @@ class Checker
                     if (const ActionDecl* action = ResolveActionRef(*ref))
                     {
                         actions.push_back(action);
+                        listed.emplace(action, ref.get());
                         if (FindAnnotation(ref->annotations, "defaultonly"))
                         {
                             defaultOnly.insert(action);
@@ -1111,6 +1601,10 @@ class Checker
                 {
                     const ActionDecl* action =
                         CheckTableAction(*property->defaultAction, actions, "default action");
+                    if (action)
+                    {
+                        CheckBoundArguments(*action, *property->defaultAction, *listed[action]);
+                    }
                     if (action && tableOnly.count(action))
                     {
                         m_diags.Error(property->defaultAction->action->location,
@@ -1120,6 +1614,11 @@ class Checker
                 }
                 break;
             case TablePropertyKind::Entries:
+                if (keyTypes.empty() && !property->entries.empty())
+                {
+                    m_diags.Error(table.location, "table '" + table.name +
+                                                      "' has no key, so it cannot have entries");
+                }
                 for (auto& entry : property->entries)
                 {
                     if (entry->priority)
@@ -1138,6 +1637,10 @@ class Checker
                     {
                         const ActionDecl* action =
                             CheckTableAction(*entry->action, actions, "action");
+                        if (action)
+                        {
+                            CheckBoundArguments(*action, *entry->action, *listed[action]);
+                        }
                         if (action && defaultOnly.count(action))
                         {
                             m_diags.Error(entry->action->action->location,
@@ -1151,8 +1654,57 @@ class Checker
                 if (property->value)
                 {
                     CheckExpression(*property->value);
+                    if (property->name == "size")
+                    {
+                        CheckSize(*property);
+                    }
                 }
                 break;
+            }
+        }
+    }
+
+    /// `size = N;`: a constant number of entries.
+    void CheckSize(const TableProperty& property)
+    {
+        const Type* type = Canon(property.value->type);
+        bool numeric = type && (type->Is<BitsType>() || type->Is<InfIntType>());
+        if (!numeric || !EvalConst(*property.value))
+        {
+            m_diags.Error(property.value->location,
+                          "a table's size must be a constant number, not " +
+                              ToString(*property.value));
+        }
+    }
+
+    /// A default action or entry that names an action whose arguments the actions list binds
+    /// (`actions = { a(1); }`) must give those arguments the same values (as p4c requires)
+    /// when it gives all of the action's arguments rather than the directionless rest.
+    void CheckBoundArguments(const ActionDecl& action, const ActionRef& ref,
+                             const ActionRef& inList)
+    {
+        if (ref.args.size() != action.params.size())
+        {
+            return;
+        }
+        for (size_t i = 0; i < inList.args.size() && i < ref.args.size(); ++i)
+        {
+            const Expression* bound = inList.args[i]->value.get();
+            const Expression* given = ref.args[i]->value.get();
+            if (!bound || !given || !inList.args[i]->name.empty() || !ref.args[i]->name.empty())
+            {
+                continue;
+            }
+            std::optional<uint64_t> boundValue = EvalConst(*bound);
+            std::optional<uint64_t> givenValue = EvalConst(*given);
+            bool differ = boundValue && givenValue ? *boundValue != *givenValue
+                                                   : ToString(*bound) != ToString(*given);
+            if (differ)
+            {
+                m_diags.Error(given->location, "argument " + ToString(*given) +
+                                                   " does not match the actions list's " +
+                                                   ToString(*bound));
+                m_diags.Note(bound->location, "the actions list binds it here");
             }
         }
     }
@@ -1187,6 +1739,73 @@ class Checker
         return action;
     }
 
+    /// Whether `expression` is known at compile time (P4_16 spec, "Compile-time known values"):
+    /// literals, constants, enum and error members, a constructor's (directionless) parameters
+    /// outside actions, and operators, casts and lists of those. A value_set counts: as a select
+    /// label it stands for values the control plane fixes before packets run.
+    bool IsCompileTimeKnown(const Expression& expression) const
+    {
+        if (expression.Is<IntegerLiteral>() || expression.Is<BoolLiteral>() ||
+            expression.Is<StringLiteral>() || expression.Is<DefaultExpr>() ||
+            expression.Is<DontCareExpr>())
+        {
+            return true;
+        }
+        if (const auto* name = expression.As<NameExpr>())
+        {
+            const Declaration* decl = name->resolved;
+            const auto* parameter = decl ? decl->As<Parameter>() : nullptr;
+            return !decl || decl->Is<ConstDecl>() || decl->Is<EnumMember>() ||
+                   decl->Is<ValueSetDecl>() ||
+                   (parameter && parameter->direction == Direction::None &&
+                    m_context != Context::Action);
+        }
+        if (const auto* member = expression.As<MemberExpr>())
+        {
+            return member->resolved && member->resolved->Is<EnumMember>();
+        }
+        bool known = !expression.Is<CallExpr>() && !expression.Is<IndexExpr>() &&
+                     !expression.Is<SelectExpr>();
+        ForEachChild(expression, [&](const Node& child) {
+            if (const auto* inner = child.As<Expression>())
+            {
+                known = known && IsCompileTimeKnown(*inner);
+            }
+        });
+        return known;
+    }
+
+    /// A select label or entry key must be known at compile time.
+    void CheckKnownKey(const Expression& key)
+    {
+        if (!IsCompileTimeKnown(key))
+        {
+            m_diags.Error(key.location, ToString(key) + ": a select label or table entry key "
+                                                        "must be a compile-time constant");
+        }
+    }
+
+    /// A value_set as a select label: a value set of structs matches one selector per field
+    /// (p4c checks no more than the count), any other one selector.
+    void CheckValueSetLabel(const ValueSetDecl& valueSet, const std::vector<const Type*>& types,
+                            Expression& label)
+    {
+        const Declaration* element = NamedDecl(Canon(valueSet.elementType.get()));
+        const auto* structDecl = element ? element->As<StructDecl>() : nullptr;
+        size_t count = structDecl ? structDecl->fields.size() : 1;
+        if (count != types.size())
+        {
+            m_diags.Error(label.location, "value_set '" + valueSet.name + "' matches " +
+                                              Plural(count, "key") + ", the select has " +
+                                              std::to_string(types.size()));
+            return;
+        }
+        if (!structDecl)
+        {
+            CheckMatches(types[0], label);
+        }
+    }
+
     /// The keys of a select case or a table entry against the selector/key types.
     void CheckKeyset(PtrList<Expression>& keys,
                      const std::vector<const Type*>& types,
@@ -1195,6 +1814,14 @@ class Checker
         for (auto& key : keys)
         {
             CheckExpression(*key);
+            CheckKnownKey(*key);
+        }
+        const auto* name = keys.size() == 1 ? keys[0]->As<NameExpr>() : nullptr;
+        if (const auto* valueSet =
+                name && name->resolved ? name->resolved->As<ValueSetDecl>() : nullptr)
+        {
+            CheckValueSetLabel(*valueSet, types, *keys[0]);
+            return;
         }
         bool single = keys.size() == 1 &&
                       (keys[0]->Is<DefaultExpr>() || keys[0]->Is<DontCareExpr>());
@@ -1282,7 +1909,13 @@ class Checker
     /// or by name, must take the values.
     void CheckInitializer(const StructLikeDecl& decl, const Type* type, Expression& value)
     {
-        const char* kind = decl.Is<HeaderDecl>() ? "header" : "struct";
+        const char* kind = KindName(decl);
+        if (IsUnion(&decl))
+        {
+            m_diags.Error(value.location, "a header_union ('" + decl.name +
+                                              "') cannot be initialized from a list");
+            return;
+        }
         if (auto* list = value.As<ListExpr>())
         {
             if (list->elements.size() != decl.fields.size())
@@ -1414,6 +2047,7 @@ class Checker
         }
         else if (auto* call = statement.As<CallStmt>())
         {
+            m_statementCall = call->call.get();
             CheckExpression(*call->call);
         }
         else if (auto* ifStmt = statement.As<IfStmt>())
@@ -1442,6 +2076,10 @@ class Checker
             {
                 m_diags.Error(statement.location, "'exit' is not allowed in a parser");
             }
+            else if (m_context == Context::Function)
+            {
+                m_diags.Error(statement.location, "'exit' is not allowed in a function");
+            }
         }
         else if (auto* ret = statement.As<ReturnStmt>())
         {
@@ -1449,7 +2087,11 @@ class Checker
             {
                 m_diags.Error(statement.location, "'return' is not allowed in a parser");
             }
-            if (ret->value)
+            if (m_context == Context::Function)
+            {
+                CheckReturn(*ret);
+            }
+            else if (ret->value)
             {
                 CheckExpression(*ret->value);
                 m_diags.Error(ret->value->location,
@@ -1475,6 +2117,31 @@ class Checker
                 CheckExpression(*transition->target);
             }
         }
+    }
+
+    /// `return` in a function: a value of the return type, none in a void function.
+    void CheckReturn(ReturnStmt& ret)
+    {
+        const Type* returnType = Canon(m_function->returnType.get());
+        bool isVoid = !returnType || returnType->Is<VoidType>();
+        if (!ret.value)
+        {
+            if (!isVoid)
+            {
+                m_diags.Error(ret.location, "function '" + m_function->name +
+                                                "' must return a value of type " +
+                                                TypeName(returnType));
+            }
+            return;
+        }
+        CheckExpression(*ret.value);
+        if (isVoid)
+        {
+            m_diags.Error(ret.value->location,
+                          "function '" + m_function->name + "' returns void, not a value");
+            return;
+        }
+        CheckAssign(m_function->returnType.get(), *ret.value);
     }
 
     void ResolveState(NameExpr* state)
@@ -1516,7 +2183,9 @@ class Checker
 
     void CheckSwitch(SwitchStmt& switchStmt)
     {
+        m_switchSubject = switchStmt.expression.get();
         CheckExpression(*switchStmt.expression);
+        m_switchSubject = nullptr;
         const TableDecl* table = nullptr;
         if (const auto* member = switchStmt.expression->As<MemberExpr>())
         {
@@ -1643,7 +2312,9 @@ class Checker
             size_t required = 0;
             for (const auto& parameter : *params)
             {
-                required += parameter->defaultValue ? 0 : 1;
+                bool optional = parameter->defaultValue ||
+                                FindAnnotation(parameter->annotations, "optional");
+                required += optional ? 0 : 1;
             }
             if (args.size() >= required && args.size() <= params->size())
             {
@@ -1673,11 +2344,16 @@ class Checker
     /// parameter).
     void CheckArgumentTypes(const Declaration& callee, PtrList<Argument>& args)
     {
-        const PtrList<Parameter>* params = ParamsOf(callee);
-        if (!params)
+        if (const PtrList<Parameter>* params = ParamsOf(callee))
         {
-            return;
+            CheckArgumentsAgainst(callee, *params, args);
         }
+    }
+
+    void CheckArgumentsAgainst(const Declaration& callee, const PtrList<Parameter>& parameters,
+                               PtrList<Argument>& args)
+    {
+        const PtrList<Parameter>* params = &parameters;
         for (size_t i = 0; i < args.size() && i < params->size(); ++i)
         {
             const Parameter* parameter = (*params)[i].get();
@@ -1693,6 +2369,13 @@ class Checker
                 }
             }
             Expression* value = args[i]->value.get();
+            if (parameter && value && value->Is<DontCareExpr>() &&
+                parameter->direction != Direction::Out)
+            {
+                m_diags.Error(value->location, "'_' is only allowed as the argument of an out "
+                                               "parameter, not of '" + parameter->name +
+                                                   "' of '" + callee.name + "'");
+            }
             if (!parameter || !value || value->Is<DontCareExpr>())
             {
                 continue;
@@ -1810,7 +2493,17 @@ class Checker
             ResolveType(cast->target.get());
             CheckExpression(*cast->operand);
             cast->type = Norm(cast->target.get());
-            if (!CanCast(cast->operand->type, cast->type))
+            const Declaration* target = NamedDecl(Canon(cast->type));
+            if (target && target->Is<StructLikeDecl>() && !cast->operand->Is<ListExpr>() &&
+                !cast->operand->Is<StructExpr>())
+            {
+                // p4c: only a list or struct initializer is cast to a struct or header.
+                m_diags.Error(cast->location, "cannot cast " + ToString(*cast->operand) +
+                                                  " to " + TypeName(cast->type) +
+                                                  ": only an initializer list is cast to a " +
+                                                  (target->Is<HeaderDecl>() ? "header" : "struct"));
+            }
+            else if (!CanCast(cast->operand->type, cast->type))
             {
                 m_diags.Error(cast->location, "cannot cast " + TypeName(cast->operand->type) +
                                                   " to " + TypeName(cast->type));
@@ -1874,12 +2567,25 @@ class Checker
         }
         for (size_t i = 0; i < keys.size(); ++i)
         {
+            CheckKnownKey(*keys[i]);
             CheckMatches(types[i], *keys[i]);
         }
     }
 
     void CheckName(NameExpr& name)
     {
+        if (name.name == "this")
+        {
+            if (!m_thisInstance)
+            {
+                m_diags.Error(name.location, "'this' is only allowed in the initializer of an "
+                                             "extern instance");
+                return;
+            }
+            name.resolved = m_thisInstance;
+            name.type = TypeOfDecl(*m_thisInstance);
+            return;
+        }
         const Candidates* found = Lookup(name.name, name.global);
         if (!found || found->empty())
         {
@@ -1942,6 +2648,11 @@ class Checker
         {
             return;
         }
+        if (IsSizeQuery(member.member) && !(NamedDecl(objectType) &&
+                                            NamedDecl(objectType)->Is<ExternDecl>()))
+        {
+            return; // a method of every value; CheckCall types the call
+        }
         if (const auto* stack = objectType->As<StackType>())
         {
             if (member.member == "next" || member.member == "last")
@@ -1985,6 +2696,10 @@ class Checker
         }
         if (const auto* structDecl = typeDecl->As<StructDecl>())
         {
+            if (structDecl->isUnion && member.member == "isValid")
+            {
+                return; // the one method of a header_union; CheckCall types the call
+            }
             member.type = FieldType(*structDecl, member);
             if (!member.resolved)
             {
@@ -2014,6 +2729,12 @@ class Checker
             {
                 member.type = Bool();
             }
+            else if (member.member == "action_run" && &member != m_switchSubject)
+            {
+                m_diags.Error(member.location, ToString(member) +
+                                                   ": 'action_run' is only allowed as the "
+                                                   "expression of a switch statement");
+            }
             else if (member.member != "action_run")
             {
                 m_diags.Error(member.location, "a table's apply() result has no member '" +
@@ -2022,8 +2743,172 @@ class Checker
         }
     }
 
+    /// `p.apply(...)` of a parser or control instance (or constructor parameter): the
+    /// arguments against the block's apply parameters.
+    void CheckApplyArguments(CallExpr& call, const Declaration& block)
+    {
+        const PtrList<Parameter>* params = nullptr;
+        if (const auto* parser = block.As<ParserDecl>())
+        {
+            params = &parser->params;
+        }
+        else if (const auto* parserType = block.As<ParserTypeDecl>())
+        {
+            params = &parserType->params;
+        }
+        else if (const auto* control = block.As<ControlDecl>())
+        {
+            params = &control->params;
+        }
+        else if (const auto* controlType = block.As<ControlTypeDecl>())
+        {
+            params = &controlType->params;
+        }
+        if (!params)
+        {
+            return;
+        }
+        if (call.args.size() != params->size())
+        {
+            m_diags.Error(call.location, "'apply' of '" + block.name + "' expects " +
+                                             Plural(params->size(), "argument") + ", got " +
+                                             std::to_string(call.args.size()));
+            return;
+        }
+        CheckArgumentsAgainst(block, *params, call.args);
+    }
+
+    /// minSizeInBits() and its kin: methods of every expression (P4_16 spec, "Operations on
+    /// types"), giving an `int`.
+    static bool IsSizeQuery(const std::string& name)
+    {
+        return name == "minSizeInBits" || name == "minSizeInBytes" ||
+               name == "maxSizeInBits" || name == "maxSizeInBytes";
+    }
+
+    static bool HasVarbit(const StructLikeDecl& decl)
+    {
+        for (const auto& field : decl.fields)
+        {
+            const Type* type = Canon(field->type.get());
+            if (type && type->Is<VarbitType>())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// packet_in.extract(h) takes a header; extract(h, n) one with a varbit field. lookahead<T>
+    /// cannot look at a varbit (its length is unknown).
+    void CheckExtract(const CallExpr& call)
+    {
+        const Expression* target = call.args.empty() ? nullptr : call.args[0]->value.get();
+        const Type* type = target ? Canon(target->type) : nullptr;
+        if (!type || IsUnknown(type))
+        {
+            return;
+        }
+        const Declaration* decl = NamedDecl(type);
+        if (!decl || !decl->Is<HeaderDecl>())
+        {
+            m_diags.Error(target->location, ToString(*target) +
+                                                ": the argument of extract must be a header, "
+                                                "not " + TypeName(type));
+            return;
+        }
+        if (call.args.size() == 2 && !HasVarbit(*decl->As<HeaderDecl>()))
+        {
+            m_diags.Error(target->location, ToString(*target) + ": extract with a length needs "
+                                                "a header with a varbit field, and header '" +
+                                                decl->name + "' has none");
+        }
+    }
+
+    /// What may not be passed: a parser or control to a function (it would be a value), a
+    /// table's apply() inside an action's arguments (p4c's BMv2 back end cannot order it).
+    void CheckArgumentKinds(const CallExpr& call, const Declaration& callee)
+    {
+        for (const auto& argument : call.args)
+        {
+            const Expression* value = argument->value.get();
+            if (!value)
+            {
+                continue;
+            }
+            if (callee.Is<FunctionDecl>() && IsParserOrControl(Canon(value->type)))
+            {
+                m_diags.Error(value->location, ToString(*value) + ": a " +
+                                                   (*IsParserOrControl(Canon(value->type))
+                                                        ? "parser"
+                                                        : "control") +
+                                                   " cannot be passed to function '" +
+                                                   callee.name + "'");
+            }
+        }
+        if (callee.Is<ActionDecl>())
+        {
+            CheckNoTableApply(call.args);
+        }
+    }
+
+    void CheckNoTableApply(const PtrList<Argument>& args)
+    {
+        for (const auto& argument : args)
+        {
+            if (argument->value && AppliesTable(*argument->value))
+            {
+                m_diags.Error(argument->value->location,
+                              ToString(*argument->value) +
+                                  ": an action's argument cannot apply a table");
+            }
+        }
+    }
+
+    static bool AppliesTable(const Node& node)
+    {
+        if (const auto* call = node.As<CallExpr>())
+        {
+            const auto* member = call->callee->As<MemberExpr>();
+            const auto* object = member ? member->object->As<NameExpr>() : nullptr;
+            if (member && member->member == "apply" && object && object->resolved &&
+                object->resolved->Is<TableDecl>())
+            {
+                return true;
+            }
+        }
+        bool found = false;
+        ForEachChild(node, [&](const Node& child) { found = found || AppliesTable(child); });
+        return found;
+    }
+
+    /// A call that gives no value (an action, a void function or method) is a statement, not
+    /// an operand.
+    void CheckCallGivesValue(const CallExpr& call, const Declaration& callee,
+                             bool isStatement)
+    {
+        const Type* returnType = nullptr;
+        if (const auto* function = callee.As<FunctionDecl>())
+        {
+            returnType = Canon(function->returnType.get());
+        }
+        else if (const auto* method = callee.As<MethodDecl>())
+        {
+            returnType = Canon(method->returnType.get());
+        }
+        bool noValue = callee.Is<ActionDecl>() || (returnType && returnType->Is<VoidType>());
+        if (noValue && !isStatement)
+        {
+            m_diags.Error(call.location, ToString(call) + ": '" + callee.name +
+                                             "' returns no value, so its call is not an "
+                                             "expression");
+        }
+    }
+
     void CheckCall(CallExpr& call)
     {
+        const bool isStatement = m_statementCall == &call;
+        m_statementCall = nullptr;
         for (auto& typeArg : call.typeArgs)
         {
             ResolveType(typeArg.get());
@@ -2051,16 +2936,37 @@ class Checker
                 call.type = Named(*chosen); // a constructor call: MyParser()
                 return;
             }
+            if (const auto* externDecl = chosen->As<ExternDecl>())
+            {
+                for (const auto& method : externDecl->methods)
+                {
+                    if (method->isAbstract)
+                    {
+                        m_diags.Error(call.location,
+                                      ToString(call) + ": extern '" + externDecl->name +
+                                          "' has abstract methods, so only an instance with "
+                                          "an initializer that implements them can be made");
+                        return;
+                    }
+                }
+            }
             if (chosen->Is<ActionDecl>() && m_context == Context::Parser)
             {
                 m_diags.Error(call.location, "an action cannot be called from a parser");
             }
-            if (chosen == m_action)
+            if (chosen->Is<ActionDecl>() && m_context == Context::Function)
             {
-                m_diags.Error(call.location, "action '" + m_action->name +
+                m_diags.Error(call.location, "an action cannot be called from a function");
+            }
+            if (chosen == m_action || (m_function && chosen == m_function))
+            {
+                const char* kind = chosen == m_action ? "action" : "function";
+                m_diags.Error(call.location, std::string(kind) + " '" + chosen->name +
                                                  "' calls itself; P4 does not allow recursion");
             }
             CheckArgumentTypes(*chosen, call.args);
+            CheckCallGivesValue(call, *chosen, isStatement);
+            CheckArgumentKinds(call, *chosen);
             if (const auto* function = chosen->As<FunctionDecl>())
             {
                 call.type = ReturnType(function->returnType.get(), function->typeParams, call);
@@ -2100,6 +3006,33 @@ class Checker
             return;
         }
         const Declaration* typeDecl = NamedDecl(objectType);
+        if (IsSizeQuery(member->member) && !(typeDecl && typeDecl->Is<ExternDecl>()))
+        {
+            if (!call.typeArgs.empty() || !call.args.empty())
+            {
+                m_diags.Error(call.location,
+                              "'" + member->member + "' takes no type arguments and no "
+                              "arguments, got " + Plural(call.typeArgs.size(), "type argument") +
+                                  " and " + Plural(call.args.size(), "argument"));
+            }
+            call.type = InfInt();
+            return;
+        }
+        if (member->member == "apply" && IsParserOrControl(objectType))
+        {
+            CheckApplyArguments(call, *typeDecl);
+            return;
+        }
+        if (IsUnion(typeDecl) && member->member == "isValid")
+        {
+            if (!call.args.empty())
+            {
+                m_diags.Error(call.location, "'isValid' expects 0 arguments, got " +
+                                                 std::to_string(call.args.size()));
+            }
+            call.type = Bool();
+            return;
+        }
         if (typeDecl && typeDecl->Is<HeaderDecl>())
         {
             const std::string& method = member->member;
@@ -2113,7 +3046,17 @@ class Checker
         }
         if (objectType->Is<StackType>())
         {
-            return; // push_front / pop_front
+            // push_front / pop_front
+            for (const auto& argument : call.args)
+            {
+                if (argument->value && !IsCompileTimeKnown(*argument->value))
+                {
+                    m_diags.Error(argument->value->location,
+                                  ToString(*argument->value) + ": the count of '" +
+                                      member->member + "' must be a compile-time constant");
+                }
+            }
+            return;
         }
         if (const auto* externDecl = typeDecl ? typeDecl->As<ExternDecl>() : nullptr)
         {
@@ -2139,6 +3082,23 @@ class Checker
             const auto* method = chosen->As<MethodDecl>();
             // Parameters typed by a type parameter (register<T>'s T) accept anything.
             CheckArgumentTypes(*chosen, call.args);
+            CheckCallGivesValue(call, *chosen, isStatement);
+            if (externDecl->name == "packet_in" && member->member == "extract")
+            {
+                CheckExtract(call);
+            }
+            if (externDecl->name == "packet_in" && member->member == "lookahead" &&
+                call.typeArgs.size() == 1)
+            {
+                const Declaration* looked = NamedDecl(Canon(call.typeArgs[0].get()));
+                const auto* header = looked ? looked->As<StructLikeDecl>() : nullptr;
+                const Type* direct = Canon(call.typeArgs[0].get());
+                if ((header && HasVarbit(*header)) || (direct && direct->Is<VarbitType>()))
+                {
+                    m_diags.Error(call.location, "lookahead<" + TypeName(call.typeArgs[0].get()) +
+                                                     "> cannot look at a varbit field");
+                }
+            }
             call.type = ReturnType(method->returnType.get(), method->typeParams, call);
             if (!externDecl->typeParams.empty() && NamedDecl(call.type) &&
                 NamedDecl(call.type)->Is<TypeParameter>())
@@ -2296,6 +3256,20 @@ class Checker
         default:
             break;
         }
+        if (binary.op != BinaryOp::Eq && binary.op != BinaryOp::Ne &&
+            binary.op != BinaryOp::Mask && binary.op != BinaryOp::Range)
+        {
+            for (const Expression* operand : {binary.left.get(), binary.right.get()})
+            {
+                if (!IsArithmetic(operand->type))
+                {
+                    m_diags.Error(operand->location, std::string("'") + ToString(binary.op) +
+                                                       "' needs numbers, not " +
+                                                       TypeName(operand->type));
+                    return;
+                }
+            }
+        }
         const Type* common = Unify(*binary.left, *binary.right, binary.location);
         if (IsComparison(binary.op))
         {
@@ -2318,6 +3292,14 @@ class Checker
     std::map<const ConstDecl*, std::optional<uint64_t>> m_constValues;
     /// The action whose body is being checked, if any.
     const ActionDecl* m_action = nullptr;
+    /// The function whose body is being checked, if any.
+    const FunctionDecl* m_function = nullptr;
+    /// The extern instance whose initializer is being checked (what `this` names).
+    const InstanceDecl* m_thisInstance = nullptr;
+    /// The call of the call statement being checked, until CheckCall takes it.
+    const Expression* m_statementCall = nullptr;
+    /// The expression of the switch statement being checked (where `action_run` may appear).
+    const Expression* m_switchSubject = nullptr;
     std::map<std::pair<uint32_t, bool>, const Type*> m_bits;
     std::map<std::pair<const Declaration*, std::string>, const Type*> m_named;
     const Type* m_bool = nullptr;
@@ -2350,9 +3332,8 @@ CheckHasMain(const Program& program, const std::string& path, Diagnostics& diags
     start.file = program.sources->Get(path);
     start.line = 1;
     start.column = 1;
-    diags.Error(start, "the program instantiates no package 'main' (e.g. V1Switch(MyParser(), "
-                       "MyVerifyChecksum(), MyIngress(), MyEgress(), MyComputeChecksum(), "
-                       "MyDeparser()) main;), so it has nothing to run");
+    diags.Error(start, "the program instantiates no package 'main' (e.g. " +
+                           Architectures().front()->exampleMain + "), so it has nothing to run");
     return false;
 }
 

@@ -31,7 +31,8 @@
 // not in the table's list, switch labels that are not actions of the table; casts other
 // than between integers (and serializable enums) or bool and bit<1>; `exit`/`return` in a parser, `return` with a value, calling an
 // action from a parser; package (V1Switch) arguments of the wrong kind, parameter count,
-// direction or type (H and M bound across the arguments).
+// direction or type (H and M bound across the arguments). Functions, `type` declarations and
+// abstract methods, and the rules of p4c's error corpus: p4/compiler/README.md, "Decisions".
 
 #include "p4/compiler/ast.h"
 

@@ -1,7 +1,9 @@
 #include "p4/compiler/compile.h"
 
+#include "p4/compiler/backend-support.h"
 #include "p4/compiler/checker.h"
 #include "p4/compiler/diagnostics.h"
+#include "p4/compiler/midend.h"
 #include "p4/runtime/source-hash.h"
 
 #include <filesystem>
@@ -59,7 +61,8 @@ ParseForBackend(const std::string& path, Diagnostics& diags, const FrontendOptio
             result.dependencies.push_back(file);
         }
     }
-    if (!program || diags.HasErrors() || !CheckProgram(*program, diags))
+    if (!program || diags.HasErrors() || !CheckProgram(*program, diags) ||
+        !CheckBackendSupport(*program, diags))
     {
         return nullptr;
     }
@@ -92,6 +95,24 @@ CompileProgram(const std::string& path, Diagnostics& diags, CppBackendOptions ba
         result.code.reset();
     }
     return result;
+}
+
+std::optional<std::string>
+DumpProgramIr(const std::string& path, Diagnostics& diags, const FrontendOptions& options)
+{
+    CompileResult result;
+    CppBackendOptions backend;
+    auto program = ParseForBackend(path, diags, options, result, backend);
+    if (!program || !CheckHasMain(*program, path, diags))
+    {
+        return std::nullopt;
+    }
+    auto lowered = LowerProgram(*program, {diags.Sources().Get(path)}, diags);
+    if (!lowered || diags.HasErrors())
+    {
+        return std::nullopt;
+    }
+    return ir::DumpIr(*lowered);
 }
 
 CompileResult

@@ -1,7 +1,8 @@
 #ifndef INCSIM_P4_COMPILER_COMPILE_H
 #define INCSIM_P4_COMPILER_COMPILE_H
 
-// The whole compiler in one call: preprocess, parse, check, generate C++ (and the contract).
+// The whole compiler in one call: preprocess, parse, check, lower to the IR, generate C++ (and
+// the contract).
 
 #include "p4/compiler/cpp-backend.h"
 #include "p4/compiler/frontend.h"
@@ -29,6 +30,11 @@ struct CompileResult
 CompileResult CompileProgram(const std::string& path, Diagnostics& diags,
                              CppBackendOptions backend = {},
                              const FrontendOptions& options = {});
+
+/// The program at `path` parsed, checked and lowered to the mid-end's IR, as text (ir.h:
+/// DumpIr); nullopt when diags has errors.
+std::optional<std::string> DumpProgramIr(const std::string& path, Diagnostics& diags,
+                                         const FrontendOptions& options = {});
 
 /// Compiles a library of declarations with no `main` (p4/lib/headers.p4) into its contract
 /// header only (result.libraryContract).

@@ -1,8 +1,9 @@
 #ifndef INCSIM_P4_COMPILER_CPP_BACKEND_H
 #define INCSIM_P4_COMPILER_CPP_BACKEND_H
 
-// The C++ back end: turns a checked v1model program into one C++ class implementing
-// p4rt::V1Program (p4/runtime/v1model.h).
+// The C++ back end: lowers a checked program to the mid-end IR (midend.h) and turns that into
+// one C++ class implementing p4rt::V1Program (p4/runtime/v1model.h). The generator is split by
+// construct (backend-generator.h lists the files).
 //
 //   auto program = ParseProgram(path, diags);
 //   if (program && !diags.HasErrors() && CheckProgram(*program, diags))

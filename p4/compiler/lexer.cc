@@ -323,6 +323,9 @@ Lexer::Run()
 {
     std::vector<Token> tokens;
     bool first = true;
+    int freeFormDepth = 0;
+    SourceLocation stringStart;
+    uint32_t stringLine = 0;
     while (true)
     {
         bool skipped = SkipTrivia();
@@ -350,13 +353,27 @@ Lexer::Run()
         }
         else if (c == '"')
         {
+            // A string may span lines: then its location is where it starts.
+            stringStart = LocationOf(start, 1);
+            stringLine = m_line;
             LexString(token);
+            if (m_line != stringLine)
+            {
+                // Step the column aligner over the string's last line (see LocationOf).
+                LocationOf(m_lineStart, m_pos - m_lineStart);
+            }
         }
         else if (!LexOperator(token))
         {
-            m_diags.Error(LocationOf(start, 1), "unexpected character '" + Printable(c) + "'");
+            if (freeFormDepth == 0)
+            {
+                m_diags.Error(LocationOf(start, 1),
+                              "unexpected character '" + Printable(c) + "'");
+                ++m_pos;
+                continue;
+            }
+            token.kind = TokenKind::Other;
             ++m_pos;
-            continue;
         }
         if (token.kind == TokenKind::End)
         {
@@ -364,7 +381,20 @@ Lexer::Run()
             continue;
         }
         token.text = std::string(m_text.substr(start, m_pos - start));
-        token.location = LocationOf(start, m_pos - start);
+        token.location = token.kind == TokenKind::String && m_line != stringLine
+                             ? stringStart
+                             : LocationOf(start, m_pos - start);
+        // `@name(` opens a free-form annotation body, which ends at the matching ')'.
+        size_t count = tokens.size();
+        if (token.Is(TokenKind::LParen) &&
+            (freeFormDepth > 0 || (count >= 2 && tokens[count - 2].Is(TokenKind::At))))
+        {
+            ++freeFormDepth;
+        }
+        else if (token.Is(TokenKind::RParen) && freeFormDepth > 0)
+        {
+            --freeFormDepth;
+        }
         tokens.push_back(std::move(token));
         first = false;
     }
@@ -736,12 +766,20 @@ Lexer::LexNumber(Token& token)
 void
 Lexer::LexString(Token& token)
 {
-    size_t start = m_pos;
+    const SourceLocation at = LocationOf(m_pos, 1);
     ++m_pos;
     std::string value;
-    while (!AtEnd() && Peek() != '"' && Peek() != '\n')
+    while (!AtEnd() && Peek() != '"')
     {
         char c = Peek();
+        if (c == '\n')
+        {
+            // P4_16 (as p4c) lets a string literal span lines.
+            value += c;
+            ++m_pos;
+            NewLine();
+            continue;
+        }
         if (c == '\\' && m_pos + 1 < m_text.size() && m_text[m_pos + 1] != '\n')
         {
             char escaped = m_text[m_pos + 1];
@@ -768,7 +806,7 @@ Lexer::LexString(Token& token)
     }
     if (Peek() != '"')
     {
-        m_diags.Error(LocationOf(start, 1), "unterminated string literal");
+        m_diags.Error(at, "unterminated string literal");
         token.kind = TokenKind::End;
         return;
     }
@@ -821,6 +859,8 @@ TokenKindName(TokenKind kind)
         return "integer";
     case TokenKind::String:
         return "string";
+    case TokenKind::Other:
+        return "character";
     default:
         break;
     }

@@ -36,6 +36,9 @@ enum class TokenKind
     Identifier,
     Integer,
     String,
+    /// A character P4 has no token for, inside a free-form annotation body `@name(...)` only
+    /// (p4c keeps such bodies unparsed); anywhere else it is a lexer error.
+    Other,
 
     // Keywords.
     KwAbstract,

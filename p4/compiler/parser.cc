@@ -185,6 +185,8 @@ class Parser
     PtrList<ast::Parameter> ParseParams();
     ast::Annotations ParseAnnotations();
     Ptr<ast::Annotation> ParseAnnotation();
+    /// The body of @name[...] (the parser is at '[').
+    void ParseStructuredBody(ast::Annotation& annotation);
 
     // --- Declarations ------------------------------------------------------------------------
     Ptr<ast::Declaration> ParseTopLevel();
@@ -739,8 +741,11 @@ Parser::ParseNonStackType()
         }
         return ParseBitsType(true);
     case TokenKind::KwVarbit: {
-        Unsupported(token.location, "varbit");
-        return ParseBitsType(false);
+        Ptr<ast::BitsType> bits = ParseBitsType(false);
+        auto varbit = Make<ast::VarbitType>(bits->location);
+        varbit->width = bits->width;
+        varbit->widthExpr = std::move(bits->widthExpr);
+        return varbit;
     }
     case TokenKind::KwBool:
         return Make<ast::BoolType>(Advance().location);
@@ -860,9 +865,71 @@ Parser::ParseAnnotations()
     ast::Annotations annotations;
     while (At(TokenKind::At))
     {
-        annotations.push_back(ParseAnnotation());
+        Ptr<ast::Annotation> annotation = ParseAnnotation();
+        for (const auto& previous : annotations)
+        {
+            // P4_16 spec, "Structured annotations": a name appears once per element.
+            if (annotation->isStructured && previous->isStructured &&
+                previous->name == annotation->name)
+            {
+                Error(annotation->location, "structured annotation @" + annotation->name +
+                                                " is given twice on the same element");
+            }
+        }
+        annotations.push_back(std::move(annotation));
     }
     return annotations;
+}
+
+void
+Parser::ParseStructuredBody(ast::Annotation& annotation)
+{
+    // @name[] | @name[e1, e2, ...] | @name[k1 = e1, k2 = e2, ...]
+    annotation.isStructured = true;
+    annotation.hasBody = true;
+    annotation.argsParsed = true;
+    Expect(TokenKind::LBracket);
+    if (Accept(TokenKind::RBracket))
+    {
+        return;
+    }
+    do
+    {
+        const ast::Expression* value = nullptr;
+        if (IsName(Peek()) && Peek(1).Is(TokenKind::Assign))
+        {
+            auto pair = Make<ast::NamedExpr>(Peek().location);
+            pair->name = Advance().text;
+            Advance();
+            pair->value = ParseExpression();
+            for (const auto& previous : annotation.pairs)
+            {
+                if (previous->name == pair->name)
+                {
+                    Error(pair->location, "key '" + pair->name + "' is given twice in @" +
+                                              annotation.name + "[...]");
+                }
+            }
+            value = pair->value.get();
+            annotation.pairs.push_back(std::move(pair));
+        }
+        else
+        {
+            annotation.args.push_back(ParseExpression());
+            value = annotation.args.back().get();
+        }
+        if (!annotation.pairs.empty() && !annotation.args.empty())
+        {
+            Error(value->location, "@" + annotation.name + "[...] mixes key = value pairs and "
+                                  "plain expressions; use one or the other");
+        }
+        if (value->Is<ast::ListExpr>() || value->Is<ast::StructExpr>())
+        {
+            Error(value->location, "a value in @" + annotation.name + "[...] must be a literal "
+                                  "or a constant expression, not a list");
+        }
+    } while (Accept(TokenKind::Comma) && !At(TokenKind::RBracket));
+    Expect(TokenKind::RBracket);
 }
 
 Ptr<ast::Annotation>
@@ -877,8 +944,8 @@ Parser::ParseAnnotation()
     annotation->name = Advance().text;
     if (At(TokenKind::LBracket))
     {
-        Unsupported(Peek().location, "a structured annotation @" + annotation->name + "[...]");
-        throw SyntaxError{};
+        ParseStructuredBody(*annotation);
+        return annotation;
     }
     if (!At(TokenKind::LParen))
     {
@@ -964,12 +1031,9 @@ Parser::ParseTopLevel()
         break;
     case TokenKind::KwHeader:
     case TokenKind::KwStruct:
+    case TokenKind::KwHeaderUnion:
         declaration = ParseStructLike();
         break;
-    case TokenKind::KwHeaderUnion:
-        Unsupported(token.location, "header_union");
-        SkipDeclaration();
-        return nullptr;
     case TokenKind::KwEnum:
         declaration = ParseEnum();
         break;
@@ -1003,7 +1067,7 @@ Parser::ParseTopLevel()
         SkipDeclaration();
         return nullptr;
     case TokenKind::KwValueSet:
-        Unsupported(token.location, "value_set");
+        Error(token.location, "a value_set must be declared inside a parser");
         SkipDeclaration();
         return nullptr;
     case TokenKind::KwState:
@@ -1048,11 +1112,7 @@ Parser::ParseConst()
 Ptr<ast::Declaration>
 Parser::ParseTypedef()
 {
-    const Token& keyword = Advance();
-    if (keyword.Is(TokenKind::KwType))
-    {
-        Unsupported(keyword.location, "a 'type' declaration", "use typedef");
-    }
+    const bool isNewType = Advance().Is(TokenKind::KwType);
     if (At(TokenKind::KwHeader) || At(TokenKind::KwStruct) || At(TokenKind::KwEnum) ||
         At(TokenKind::KwHeaderUnion))
     {
@@ -1063,6 +1123,7 @@ Parser::ParseTypedef()
     auto decl = Make<ast::TypedefDecl>(Peek().location);
     decl->name = ExpectName("a type name");
     decl->type = std::move(type);
+    decl->isNewType = isNewType;
     DeclareType(decl->name);
     ExpectSemicolon("the typedef");
     return decl;
@@ -1071,7 +1132,8 @@ Parser::ParseTypedef()
 Ptr<ast::Declaration>
 Parser::ParseStructLike()
 {
-    bool isHeader = Advance().Is(TokenKind::KwHeader);
+    const Token& keyword = Advance();
+    bool isHeader = keyword.Is(TokenKind::KwHeader);
     Ptr<ast::StructLikeDecl> decl;
     if (isHeader)
     {
@@ -1079,15 +1141,14 @@ Parser::ParseStructLike()
     }
     else
     {
-        decl = Make<ast::StructDecl>(Peek().location);
+        auto structDecl = Make<ast::StructDecl>(Peek().location);
+        structDecl->isUnion = keyword.Is(TokenKind::KwHeaderUnion);
+        decl = std::move(structDecl);
     }
     decl->name = ExpectName(isHeader ? "a header name" : "a struct name");
     DeclareType(decl->name);
-    if (At(TokenKind::Lt))
-    {
-        Unsupported(Peek().location, isHeader ? "a generic header" : "a generic struct");
-        throw SyntaxError{};
-    }
+    TypeScope scope(m_typeScopes);
+    decl->typeParams = ParseTypeParams();
     const Token& open = Expect(TokenKind::LBrace);
     ParseBraced(open, [&] {
         ast::Annotations annotations = ParseAnnotations();
@@ -1193,12 +1254,7 @@ Ptr<ast::MethodDecl>
 Parser::ParseExternMember(const std::string& externName)
 {
     ast::Annotations annotations = ParseAnnotations();
-    if (At(TokenKind::KwAbstract))
-    {
-        Unsupported(Peek().location, "an abstract method");
-        Recover();
-        return nullptr;
-    }
+    const bool isAbstract = Accept(TokenKind::KwAbstract);
     Ptr<ast::MethodDecl> method;
     if (IsName(Peek()) && Peek().text == externName && Peek(1).Is(TokenKind::LParen))
     {
@@ -1218,6 +1274,7 @@ Parser::ParseExternMember(const std::string& externName)
         method->params = ParseParams();
     }
     method->annotations = std::move(annotations);
+    method->isAbstract = isAbstract;
     ExpectSemicolon("the method declaration");
     return method;
 }
@@ -1570,10 +1627,20 @@ Parser::ParseLocalDeclaration(bool allowInstances)
     {
     case TokenKind::KwConst:
         return ParseConst();
-    case TokenKind::KwValueSet:
-        Unsupported(Peek().location, "value_set");
-        SkipDeclaration();
-        return nullptr;
+    case TokenKind::KwValueSet: {
+        // value_set<T>(size) name;
+        auto decl = Make<ast::ValueSetDecl>(Advance().location);
+        Expect(TokenKind::Lt);
+        decl->elementType = ParseType();
+        Expect(TokenKind::Gt);
+        Expect(TokenKind::LParen);
+        decl->size = ParseExpression();
+        Expect(TokenKind::RParen);
+        decl->location = Peek().location;
+        decl->name = ExpectName("a value_set name");
+        ExpectSemicolon("the value_set declaration");
+        return decl;
+    }
     case TokenKind::Semicolon:
         Advance();
         return nullptr;
@@ -1608,7 +1675,6 @@ Parser::ParseInstanceOrFunction(Ptr<ast::Type> type)
     std::string name = ExpectName("a name");
     if (At(TokenKind::LParen) || At(TokenKind::Lt))
     {
-        Unsupported(nameLocation, "a function declaration", "make '" + name + "' an action");
         auto function = Make<ast::FunctionDecl>(nameLocation);
         function->name = std::move(name);
         function->returnType = std::move(type);
@@ -1629,17 +1695,17 @@ Parser::ParseInstance(Ptr<ast::Type> type)
     instance->name = ExpectName("an instance name");
     instance->type = std::move(type);
     instance->args = std::move(args);
-    if (At(TokenKind::Assign))
+    if (Accept(TokenKind::Assign))
     {
-        Unsupported(Peek().location, "an instantiation with an initializer",
-                    "incsim has no abstract methods");
-        Advance();
-        if (At(TokenKind::LBrace))
-        {
-            SkipDeclaration();
-        }
-        Accept(TokenKind::Semicolon);
-        return instance;
+        // { functions and instances }: the implementations of the extern's abstract methods.
+        instance->hasInitializer = true;
+        const Token& open = Expect(TokenKind::LBrace);
+        ParseBraced(open, [&] {
+            ast::Annotations annotations = ParseAnnotations();
+            Ptr<ast::Declaration> member = ParseInstanceOrFunction(ParseType());
+            member->annotations = std::move(annotations);
+            instance->initializer.push_back(std::move(member));
+        });
     }
     ExpectSemicolon("the instantiation");
     return instance;
@@ -1759,10 +1825,8 @@ Parser::ParseStatementBody()
     case TokenKind::KwStruct:
     case TokenKind::KwEnum:
     case TokenKind::KwTypedef:
-        Fail(token.location, "'" + token.text + "' cannot be declared inside a block");
     case TokenKind::KwHeaderUnion:
-        Unsupported(token.location, "header_union");
-        throw SyntaxError{};
+        Fail(token.location, "'" + token.text + "' cannot be declared inside a block");
     default:
         break;
     }
@@ -1890,6 +1954,12 @@ Parser::ParseExpressionStatement()
         throw SyntaxError{};
     default:
         break;
+    }
+    if (expression->Is<ast::CallExpr>() && IsName(Peek()))
+    {
+        // `MyParser() p;` where only statements may be: a function body or an apply block.
+        Fail(Peek().location, "'" + Peek().text + "': instantiations are not allowed in a "
+                              "function or a block of statements");
     }
     if (expression->Is<ast::CallExpr>())
     {
@@ -2216,9 +2286,13 @@ Parser::ParsePrimary()
         return ParseBraceExpression();
     case TokenKind::DontCare:
         return Make<ast::DontCareExpr>(Advance().location);
-    case TokenKind::KwThis:
-        Unsupported(token.location, "'this'", "incsim has no abstract methods");
-        throw SyntaxError{};
+    case TokenKind::KwThis: {
+        // The instance whose initializer the expression is in (the checker resolves it).
+        auto name = Make<ast::NameExpr>(token.location);
+        name->name = "this";
+        Advance();
+        return name;
+    }
     default:
         if (IsName(token))
         {

@@ -8,6 +8,7 @@
 #include <ns3/simulator.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace incsim::onepipe
 {
@@ -99,6 +100,7 @@ BeaconProcessor::SwitchStateChanged(bool up)
         m_commitUpHigh = 0;
         m_commitAllHigh = 0;
         m_lastBroadcast = Barriers{};
+        m_lastBroadcastPs = std::numeric_limits<int64_t>::min() / 2;
         m_joinAbove = 0;
         m_blockedBy = 0;
         ++m_generation;
@@ -170,6 +172,11 @@ BeaconProcessor::Record(uint64_t generation, uint32_t port, uint64_t barrier, ui
         in.barrier = barrier;
     }
     in.barrier = std::max(in.barrier, barrier);
+    if (m_device.CpuBacklog() > 0 &&
+        NowPs() - m_lastBroadcastPs < m_config.intervalNs * kPsPerNs)
+    {
+        return; // the last beacon of the batch waiting at the CPU port broadcasts for it
+    }
     Broadcast(false);
 }
 
@@ -263,6 +270,7 @@ BeaconProcessor::Broadcast(bool tick)
         return;
     }
     m_lastBroadcast = barriers;
+    m_lastBroadcastPs = NowPs();
     // High-water marks, as onepipe.p4: the most sent up and to the other ports; the maximum
     // (no input feeds the port) does not count for the best-effort barrier.
     const Minima& b = barriers.barrier;

@@ -8,6 +8,7 @@
 #include <ns3/event-id.h>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace incsim
@@ -150,6 +151,7 @@ class BeaconProcessor : public CommitInputs
     uint64_t m_commitUpHigh = 0;
     uint64_t m_commitAllHigh = 0;
     Barriers m_lastBroadcast;
+    int64_t m_lastBroadcastPs = std::numeric_limits<int64_t>::min() / 2;
     uint64_t m_joinAbove = 0; ///< the highest join timestamp from an up port
     uint32_t m_blockedBy = 0; ///< the up ports whose last beacon was a join
     /// Bumped by a crash, so that work scheduled before it is dropped.

@@ -527,14 +527,12 @@ FailureController::TryRecover()
         }
         m_recovering[process] = true;
         RecoveryNotice notice;
-        // Every failure announced with its own or later (its buffer holds nothing younger).
-        for (size_t i = m_failedAtLog[process]; i < m_failureLog.size(); ++i)
-        {
-            if (m_failureLog[i].process != process)
-            {
-                notice.failuresSince.push_back(m_failureLog[i]);
-            }
-        }
+        // Every failure announced with its own or later (its buffer holds nothing younger),
+        // its own included: the others discarded its scatterings from its failure timestamp
+        // on, so it must not deliver the messages of those it sent to itself.
+        notice.failuresSince.assign(
+            m_failureLog.begin() + static_cast<ptrdiff_t>(m_failedAtLog[process]),
+            m_failureLog.end());
         for (const UndeliveredRecall& recall : m_recalls)
         {
             if (recall.dst == process)

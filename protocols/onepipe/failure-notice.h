@@ -38,8 +38,9 @@ struct ForwardRequest
     uint32_t to = 0;
 };
 
-/// What a failed process learns when it recovers (paper 5.2, Receiver Recovery): the failures
-/// announced since its own (Discard), the recalls addressed to it, and who is failed now.
+/// What a failed process learns when it recovers (paper 5.2, Receiver Recovery): its own
+/// failure and those announced since (Discard), the recalls addressed to it, and who is
+/// failed now.
 struct RecoveryNotice
 {
     std::vector<ProcessFailure> failuresSince;

@@ -148,9 +148,7 @@ OnePipeEndpoint::ReliableSend(const std::vector<Outgoing>& scattering)
     }
     // A destination the controller announced failed is left out, as the application's
     // process-failure callback would stop sending to it.
-    const auto failed = [this](const Outgoing& message) {
-        return m_failedFrom[message.dst] != PrepareChannels::kNone;
-    };
+    const auto failed = [this](const Outgoing& message) { return PeerFailed(message.dst); };
     if (std::any_of(scattering.begin(), scattering.end(), failed))
     {
         std::vector<Outgoing> live;
@@ -195,7 +193,7 @@ OnePipeEndpoint::TransmitReliable(const std::vector<Outgoing>& scattering, int64
     m_prepare->BeginScattering(ts);
     for (const Outgoing& message : scattering)
     {
-        if (m_failedFrom[message.dst] != PrepareChannels::kNone)
+        if (PeerFailed(message.dst))
         {
             continue; // announced failed during the send CPU cost
         }
@@ -911,6 +909,10 @@ void
 OnePipeEndpoint::Admitted()
 {
     m_joining = false;
+    if (m_onRejoin)
+    {
+        m_onRejoin();
+    }
 }
 
 void
@@ -994,7 +996,7 @@ OnePipeEndpoint::RecallFrom(uint32_t failed)
             }
             // The live receivers drop it; for a failed one (it may hold the message, its ACK
             // lost) the controller keeps the recall until it recovers.
-            if (m_failedFrom[message.dst] == PrepareChannels::kNone)
+            if (!PeerFailed(message.dst))
             {
                 m_prepare->Recall(scattering, message);
             }
@@ -1059,6 +1061,7 @@ OnePipeEndpoint::DoDispose()
     m_onReceive = nullptr;
     m_onSendFailure = nullptr;
     m_onProcessFailure = nullptr;
+    m_onRejoin = nullptr;
     m_completion = nullptr;
     m_recallSink = nullptr;
     m_forwardSink = nullptr;

@@ -126,6 +126,14 @@ class OnePipeEndpoint : public Endpoint
     {
         m_onProcessFailure = std::move(callback);
     }
+    /// Called when this process, recovered, may send again as its new identity (Admitted).
+    void SetRejoinCallback(std::function<void()> callback) { m_onRejoin = std::move(callback); }
+    /// Reliable service: the controller announced `process` failed and it has not rejoined
+    /// since; sends to it are left out.
+    bool PeerFailed(uint32_t process) const
+    {
+        return m_prepare && m_failedFrom[process] != PrepareChannels::kNone;
+    }
     uint64_t GetTimestamp() { return m_host->Timestamp(); }
 
     /// Reliable service: how this process answers the controller.
@@ -298,6 +306,7 @@ class OnePipeEndpoint : public Endpoint
     const Peers* m_peers = nullptr;
     std::unique_ptr<PrepareChannels> m_prepare; // reliable service only
     ProcessFailureCallback m_onProcessFailure;
+    std::function<void()> m_onRejoin;
     ControllerMode m_controllerMode = ControllerMode::Full;
     Completion m_completion;
     RecallSink m_recallSink;

@@ -56,6 +56,8 @@ class SwitchDevice : public NetworkNode, public TransmitHook
     SwitchPipeline* GetPipeline() const { return m_pipeline.get(); }
 
     uint32_t CpuPort() const { return m_cpuPort; }
+    /// Frames waiting at the CPU port behind the one being handled.
+    size_t CpuBacklog() const { return m_cpuQueue.Size(); }
     uint32_t Priorities() const { return m_priorities; }
     ns3::Time PipelineDelay() const { return m_pipelineDelay; }
 

@@ -1,5 +1,6 @@
 #include "tests/fuzz/fuzz-targets.h"
 
+#include "p4/compiler/backend-support.h"
 #include "p4/compiler/checker.h"
 #include "p4/compiler/cpp-backend.h"
 #include "p4/compiler/diagnostics.h"
@@ -282,7 +283,8 @@ P4Target(std::string_view input)
     tokens.insert(tokens.end(), std::make_move_iterator(own.begin()),
                   std::make_move_iterator(own.end()));
     auto ast = p4::Parse(std::move(tokens), diags);
-    if (!diags.HasErrors() && p4::CheckProgram(*ast, diags))
+    if (!diags.HasErrors() && p4::CheckProgram(*ast, diags) &&
+        p4::CheckBackendSupport(*ast, diags))
     {
         p4::GenerateCpp(*ast, {"fuzz", kP4Name}, diags);
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `incsim p4 compile` prints or writes the generated C++ and the contract; `incsim p4 test` passes a good STF
-# script, fails a wrong one with exit 1 and a byte-level diff, and refuses a program that is not
-# compiled into incsim, naming the ones that are.
+# `incsim p4 compile` prints or writes the generated C++, the contract and the IR; `incsim p4
+# test` passes a good STF script, fails a wrong one with exit 1 and a byte-level diff, and
+# refuses a program that is not compiled into incsim, naming the ones that are.
 set -euo pipefail
 incsim="$1"
 source_dir="$(cd "$2" && pwd)"
@@ -20,6 +20,14 @@ status=0
 "$incsim" p4 compile tests/p4/bad/backend/meter.p4 2> "$work/meter-err" > /dev/null || status=$?
 [ "$status" -eq 2 ] || { echo "p4 compile: expected exit 2 (invalid input), got $status"; exit 1; }
 grep -q "meter.p4:[0-9]*:[0-9]*: error: extern 'meter' is outside" "$work/meter-err"
+# --dump-ir prints the mid-end's IR (golden in tests/p4/ir/); lowering errors are invalid input.
+"$incsim" p4 compile tests/p4/ir/small.p4 --dump-ir > "$work/small.ir"
+cmp "$work/small.ir" tests/p4/ir/small.ir
+status=0
+"$incsim" p4 compile tests/p4/bad/backend/meter.p4 --dump-ir 2> "$work/meter-ir-err" > /dev/null \
+    || status=$?
+[ "$status" -eq 2 ] || { echo "p4 compile --dump-ir: expected exit 2, got $status"; exit 1; }
+grep -q "meter.p4:[0-9]*:[0-9]*: error: extern 'meter' is outside" "$work/meter-ir-err"
 
 "$incsim" p4 test p4/forward.p4 tests/p4/stf/forward/unicast.stf > "$work/pass"
 grep -q "unicast.stf: passed" "$work/pass"

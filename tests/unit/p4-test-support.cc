@@ -1,5 +1,6 @@
 #include "p4-test-support.h"
 
+#include "p4/compiler/backend-support.h"
 #include "p4/compiler/checker.h"
 #include "p4/compiler/frontend.h"
 
@@ -98,7 +99,8 @@ std::optional<p4::CppCode>
 CompileText(const std::string& name, const std::string& text, p4::Diagnostics& diags)
 {
     auto program = p4::ParseProgramText(name, text, diags);
-    if (!program || diags.HasErrors() || !p4::CheckProgram(*program, diags))
+    if (!program || diags.HasErrors() || !p4::CheckProgram(*program, diags) ||
+        !p4::CheckBackendSupport(*program, diags))
     {
         return std::nullopt;
     }

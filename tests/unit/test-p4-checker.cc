@@ -150,7 +150,9 @@ control C(inout hs_t hdr, inout standard_metadata_t sm) {
 TEST_CASE("checker accepts the front end's valid programs", "[p4][checker]")
 {
     for (const char* name :
-         {"basic.p4", "tables-and-externs.p4", "with-include.p4", "with-include-defs.p4"})
+         {"basic.p4", "tables-and-externs.p4", "with-include.p4", "with-include-defs.p4",
+          "functions.p4", "new-types-and-abstract-methods.p4", "header-unions.p4",
+          "generics-and-annotations.p4"})
     {
         INFO(name);
         p4::Diagnostics diags;

@@ -2,12 +2,13 @@
 // cmake/P4Programs.cmake); `incsim p4 compile` is the same compiler for people.
 //
 //   incsim-p4c PROGRAM.p4 --name NAME --out-dir DIR [--depfile FILE] [--source-name PATH]
-//              [--source-root DIR] [--library]
+//              [--source-root DIR] [--library] [--dump-ir FILE]
 //
 // Writes DIR/NAME.h, DIR/NAME.cc and DIR/NAME-contract.h (only when their contents change, so
 // an edit that does not change the generated code rebuilds nothing) and a Make-style depfile
 // listing the includes. With --library, the file is a library of declarations with no `main`
-// (p4/lib/headers.p4), and only DIR/NAME-contract.h is written.
+// (p4/lib/headers.p4), and only DIR/NAME-contract.h is written. --dump-ir also writes the
+// program's mid-end IR as text (p4/compiler/ir.h) to FILE.
 
 #include "p4/compiler/compile.h"
 #include "p4/compiler/diagnostics.h"
@@ -78,6 +79,8 @@ main(int argc, char** argv)
     bool library = false;
     app.add_flag("--library", library,
                  "A library of declarations without main: write only NAME-contract.h");
+    std::string dumpIr;
+    app.add_option("--dump-ir", dumpIr, "Also write the program's mid-end IR as text here");
     CLI11_PARSE(app, argc, argv);
 
     incsim::p4::Diagnostics diags;
@@ -89,6 +92,17 @@ main(int argc, char** argv)
     if (library ? !result.libraryContract : !result.code)
     {
         return 1;
+    }
+    if (!dumpIr.empty())
+    {
+        incsim::p4::Diagnostics irDiags;
+        const auto ir = incsim::p4::DumpProgramIr(program, irDiags);
+        std::cerr << irDiags.Render();
+        if (!ir || !WriteIfChanged(dumpIr, *ir))
+        {
+            std::cerr << "incsim-p4c: cannot write " << dumpIr << "\n";
+            return 1;
+        }
     }
     std::vector<std::pair<std::string, const std::string*>> outputs;
     if (!library)

@@ -164,6 +164,7 @@ AddP4Command(CLI::App& app)
         std::string program;
         std::string outDir;
         bool contract = false;
+        bool dumpIr = false;
     };
     auto compileArgs = std::make_shared<CompileArgs>();
     CLI::App* compile = p4->add_subcommand(
@@ -175,8 +176,22 @@ AddP4Command(CLI::App& app)
     compile->add_flag("--contract", compileArgs->contract,
                       "Print the contract header (constants, header layouts, control-plane "
                       "names) instead of the source");
+    compile->add_flag("--dump-ir", compileArgs->dumpIr,
+                      "Print the mid-end's IR (p4/compiler/ir.h) instead of the source");
     compile->callback([compileArgs] {
         p4::Diagnostics diags;
+        if (compileArgs->dumpIr)
+        {
+            const auto ir = p4::DumpProgramIr(compileArgs->program, diags);
+            std::cerr << diags.Render();
+            if (!ir)
+            {
+                throw LocatedInputError(fmt::format("{}: {} error(s)", compileArgs->program,
+                                                    diags.ErrorCount()));
+            }
+            std::cout << *ir;
+            return;
+        }
         const p4::CompileResult result = p4::CompileProgram(compileArgs->program, diags);
         std::cerr << diags.Render();
         if (!result.code)

@@ -6,6 +6,7 @@
 #include <ns3/simulator.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace incsim::onepipe::apps
 {
@@ -15,6 +16,8 @@ namespace
 constexpr uint32_t kMessageHeaderBytes = 16;
 /// A transaction's argument on the wire (ids, quantities, amounts).
 constexpr uint32_t kArgBytes = 8;
+/// A decision in a resync: its timestamp, initiator and attempt.
+constexpr uint32_t kLogEntryBytes = 16;
 } // namespace
 
 uint64_t
@@ -78,6 +81,7 @@ TpccApp::TpccApp(OnePipeEndpoint& endpoint, uint32_t id, TpccShared& shared, Rng
             });
         m_endpoint.SetProcessFailureCallback(
             [this](uint32_t process, uint64_t /*ts*/) { ProcessFailed(process); });
+        m_endpoint.SetRejoinCallback([this] { Rejoined(); });
     }
 }
 
@@ -176,17 +180,23 @@ TpccApp::Begin(uint32_t slot)
         m_scattering.clear();
         for (uint32_t shard : a.shards)
         {
+            uint32_t skipped = 0; // the others reach the majority
             for (uint32_t replica = 0; replica < m_shared.config.replicas; ++replica)
             {
-                if (!m_failed.empty() && m_failed[m_shared.ServerOf(shard, replica)])
+                skipped |= LeftOut(m_shared.ServerOf(shard, replica)) ? 1u << replica : 0;
+            }
+            for (uint32_t replica = 0; replica < m_shared.config.replicas; ++replica)
+            {
+                if ((skipped & (1u << replica)) != 0)
                 {
-                    continue; // the others reach the majority
+                    continue;
                 }
                 const uint64_t tag = NewMessage(TpccMessage::Op::Execute, slot, shard);
                 TpccMessage& m = m_shared.messages.Get(tag);
                 m.txn.kind = a.txn.kind;
                 m.txn.args.assign(a.txn.args.begin(), a.txn.args.end());
                 m.reliable = system == TpccSystem::OnePipe;
+                m.skipped = skipped;
                 m_scattering.push_back(
                     Outgoing{m_shared.ServerOf(shard, replica), Bytes(m), tag});
             }
@@ -215,7 +225,10 @@ TpccApp::NewMessage(TpccMessage::Op op, uint32_t slot, uint32_t shard)
     m.replica = 0;
     m.pending = 0;
     m.parent = 0;
+    m.joiner = 0;
+    m.skipped = 0;
     m.ops.clear();
+    m.log.clear();
     return tag;
 }
 
@@ -246,6 +259,16 @@ TpccApp::Bytes(const TpccMessage& message) const
     if (message.op == TpccMessage::Op::Execute)
     {
         return kMessageHeaderBytes + kArgBytes * static_cast<uint32_t>(message.txn.args.size());
+    }
+    if (message.op == TpccMessage::Op::Resync)
+    {
+        uint32_t bytes = kMessageHeaderBytes;
+        for (const TpccMessage::LogEntry& entry : message.log)
+        {
+            bytes += kLogEntryBytes +
+                     m_shared.config.opBytes * static_cast<uint32_t>(entry.ops.size());
+        }
+        return bytes;
     }
     return kMessageHeaderBytes + m_shared.config.opBytes * static_cast<uint32_t>(message.ops.size());
 }
@@ -302,8 +325,24 @@ TpccApp::Receive(const Delivered& delivered)
         }
         return;
     }
+    case TpccMessage::Op::Join:
+    case TpccMessage::Op::JoinAck:
+        ServeJoin(delivered.src, message);
+        m_shared.messages.Release(delivered.tag);
+        return;
+    case TpccMessage::Op::Resync:
+        ApplyResync(message);
+        m_shared.messages.Release(delivered.tag);
+        return;
+    case TpccMessage::Op::Execute:
+        if (m_held)
+        {
+            m_held->push_back(Held{delivered.ts, delivered.src, delivered.tag});
+            return;
+        }
+        [[fallthrough]];
     default:
-        Serve(delivered.src, message, delivered.tag);
+        Serve(delivered.src, message, delivered.tag, delivered.ts);
     }
 }
 
@@ -355,6 +394,192 @@ TpccApp::ProcessFailed(uint32_t process)
             failures.failedPrimaries += m_shared.ServerOf(shard, 0) == process ? 1 : 0;
         }
     }
+    // A rejoined replica failed again waits for its next rejoin; a failed initiator sends
+    // nothing more that could leave a joiner out.
+    for (size_t i = m_pendingResyncs.size(); i-- > 0;)
+    {
+        PendingResync& pending = m_pendingResyncs[i];
+        if (pending.process == process)
+        {
+            m_pendingResyncs.erase(m_pendingResyncs.begin() + static_cast<ptrdiff_t>(i));
+            continue;
+        }
+        const auto it = std::find(pending.waiting.begin(), pending.waiting.end(), process);
+        if (it != pending.waiting.end())
+        {
+            pending.waiting.erase(it);
+            ResyncIfIncluded(i);
+        }
+    }
+}
+
+bool
+TpccApp::LeftOut(uint32_t process) const
+{
+    // The endpoint leaves out a process the controller announced failed before this
+    // application's process-failure callback runs (paper 5.2: Discard and Recall first).
+    return (!m_failed.empty() && m_failed[process]) || m_endpoint.PeerFailed(process);
+}
+
+void
+TpccApp::Rejoined()
+{
+    m_rejoinedPs = NowPs();
+    m_failed.assign(m_shared.processes, false);
+    for (uint32_t process = 0; process < m_shared.processes; ++process)
+    {
+        m_failed[process] = m_endpoint.PeerFailed(process);
+    }
+    // The initiator starts over: its attempts in flight went with its old identity (the
+    // live replicas may execute those prepared before the failure; their answers went to
+    // the old identity).
+    for (uint32_t slot = 0; slot < m_window.size(); ++slot)
+    {
+        if (m_window[slot].phase != Phase::Idle)
+        {
+            m_window[slot].timer.Cancel();
+            NextTransaction(slot);
+        }
+    }
+    if (!m_shard)
+    {
+        return;
+    }
+    // Its store holds everything up to its failure (a host link failure keeps the host's
+    // memory; its buffered scatterings were delivered on recovery). Ask to be included
+    // again, and hold what is delivered until the primary has shipped what it missed.
+    m_held.emplace();
+    m_scattering.clear();
+    for (uint32_t process = 0; process < m_shared.processes; ++process)
+    {
+        if (process == m_id || LeftOut(process))
+        {
+            continue;
+        }
+        const uint64_t tag = NewMessage(TpccMessage::Op::Join, 0, *m_shard);
+        TpccMessage& m = m_shared.messages.Get(tag);
+        m.replica = m_replica;
+        m.joiner = m_id;
+        m_scattering.push_back(Outgoing{process, Bytes(m), tag});
+    }
+    Flush(true);
+}
+
+void
+TpccApp::ServeJoin(uint32_t src, const TpccMessage& message)
+{
+    const uint32_t primary = m_shared.ServerOf(message.shard, 0);
+    if (message.op == TpccMessage::Op::Join)
+    {
+        // From here this initiator's scatterings include the joiner; every scattering that
+        // left it out has a smaller timestamp than the JoinAck sent now.
+        if (!m_failed.empty())
+        {
+            m_failed[message.joiner] = false;
+        }
+        if (primary != m_id)
+        {
+            const uint64_t tag = NewMessage(TpccMessage::Op::JoinAck, 0, message.shard);
+            m_shared.messages.Get(tag).joiner = message.joiner;
+            SendTo(primary, tag, true);
+            return;
+        }
+        PendingResync pending{message.joiner, message.replica, {}};
+        for (uint32_t process = 0; process < m_shared.processes; ++process)
+        {
+            if (process != m_id && process != message.joiner && !LeftOut(process))
+            {
+                pending.waiting.push_back(process);
+            }
+        }
+        m_pendingResyncs.push_back(std::move(pending));
+        ResyncIfIncluded(m_pendingResyncs.size() - 1);
+        return;
+    }
+    for (size_t i = 0; i < m_pendingResyncs.size(); ++i)
+    {
+        PendingResync& pending = m_pendingResyncs[i];
+        const auto it = std::find(pending.waiting.begin(), pending.waiting.end(), src);
+        if (pending.process == message.joiner && it != pending.waiting.end())
+        {
+            pending.waiting.erase(it);
+            ResyncIfIncluded(i);
+            return;
+        }
+    }
+}
+
+void
+TpccApp::ResyncIfIncluded(size_t index)
+{
+    if (!m_pendingResyncs[index].waiting.empty())
+    {
+        return;
+    }
+    // Every live initiator includes the joiner, and every scattering that left it out is
+    // below the last JoinAck, so delivered here (timestamp order): ship those decisions.
+    const PendingResync pending = m_pendingResyncs[index];
+    m_pendingResyncs.erase(m_pendingResyncs.begin() + static_cast<ptrdiff_t>(index));
+    const uint64_t tag = NewMessage(TpccMessage::Op::Resync, 0, *m_shard);
+    TpccMessage& m = m_shared.messages.Get(tag);
+    m.replica = pending.replica;
+    const uint32_t bit = 1u << pending.replica;
+    for (Retained& retained : m_retained)
+    {
+        if ((retained.missing & bit) != 0)
+        {
+            m.log.push_back(retained.entry);
+            retained.missing &= ~bit;
+        }
+    }
+    while (!m_retained.empty() && m_retained.front().missing == 0)
+    {
+        m_retained.pop_front();
+    }
+    SendTo(pending.process, tag, true);
+}
+
+void
+TpccApp::ApplyResync(const TpccMessage& message)
+{
+    if (!m_held)
+    {
+        return;
+    }
+    const std::vector<Held> held = std::move(*m_held);
+    m_held.reset();
+    const int64_t nowNs = NowPs() / kPsPerNs;
+    size_t next = 0;
+    const auto serveHeldBelow = [this, &held, &next](uint64_t ts) {
+        for (; next < held.size() && held[next].ts < ts; ++next)
+        {
+            Serve(held[next].src, m_shared.messages.Get(held[next].tag), held[next].tag,
+                  held[next].ts);
+        }
+    };
+    for (const TpccMessage::LogEntry& entry : message.log)
+    {
+        serveHeldBelow(entry.ts);
+        for (const txn::HistoryOp& op : entry.ops)
+        {
+            Install(op);
+        }
+        m_log->Append(entry.initiator, entry.attempt, entry.ops, nowNs, true);
+    }
+    serveHeldBelow(std::numeric_limits<uint64_t>::max());
+    m_shared.failures.resyncs.push_back(TpccShared::Failures::Resync{
+        m_id, m_rejoinedPs, NowPs(), message.log.size(), Bytes(message)});
+}
+
+void
+TpccApp::Install(const txn::HistoryOp& op)
+{
+    if (op.type == txn::AccessType::Write)
+    {
+        Entry& e = m_store[op.key];
+        e.value = op.value;
+        ++e.version;
+    }
 }
 
 bool
@@ -378,7 +603,7 @@ TpccApp::Unlock(const TpccMessage& message)
 }
 
 void
-TpccApp::Serve(uint32_t src, TpccMessage& message, uint64_t tag)
+TpccApp::Serve(uint32_t src, TpccMessage& message, uint64_t tag, uint64_t ts)
 {
     using Op = TpccMessage::Op;
     const int64_t nowNs = NowPs() / kPsPerNs;
@@ -407,6 +632,13 @@ TpccApp::Serve(uint32_t src, TpccMessage& message, uint64_t tag)
             }
         }
         m_log->Append(message.initiator, message.attempt, m_ops, nowNs, true);
+        if (m_replica == 0 && message.skipped != 0)
+        {
+            // Replicas left out (failed) resync from this log when they rejoin (R32).
+            m_retained.push_back(
+                Retained{TpccMessage::LogEntry{ts, message.initiator, message.attempt, m_ops},
+                         message.skipped});
+        }
         message.ops.clear();
         if (m_replica == 0)
         {
@@ -469,9 +701,7 @@ TpccApp::Serve(uint32_t src, TpccMessage& message, uint64_t tag)
     case Op::Replicate:
         for (const txn::HistoryOp& op : message.ops)
         {
-            Entry& e = m_store[op.key];
-            e.value = op.value;
-            ++e.version;
+            Install(op);
         }
         m_log->Append(message.initiator, message.attempt, message.ops, nowNs, true);
         message.op = Op::ReplicateAnswer;
@@ -497,9 +727,7 @@ TpccApp::ServeCommit(TpccMessage& message, uint64_t tag)
     {
         if (op.type == txn::AccessType::Write)
         {
-            Entry& e = m_store[op.key];
-            e.value = op.value;
-            ++e.version;
+            Install(op);
             m_ops.push_back(op);
         }
     }

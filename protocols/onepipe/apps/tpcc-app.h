@@ -13,6 +13,7 @@
 #include <ns3/event-id.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -50,7 +51,18 @@ struct TpccMessage
         CommitAnswer,
         Replicate, ///< primary to backup: install these writes
         ReplicateAnswer,
-        Abort      ///< Lock, OCC: release this attempt's locks
+        Abort,     ///< Lock, OCC: release this attempt's locks
+        Join,      ///< 1Pipe: a replica rejoined; include it again, and tell its primary
+        JoinAck,   ///< to the joiner's primary: this initiator includes the joiner again
+        Resync     ///< primary to a rejoined replica: the decisions it was left out of
+    };
+    /// A decision a replica was left out of, as its primary executed it (Resync).
+    struct LogEntry
+    {
+        uint64_t ts = 0;
+        uint32_t initiator = 0;
+        uint64_t attempt = 0;
+        std::vector<txn::HistoryOp> ops;
     };
     Op op = Op::Execute;
     bool ok = true;
@@ -64,8 +76,11 @@ struct TpccMessage
     uint32_t pending = 0;    ///< Commit at a primary: backups yet to answer
     uint64_t decision = 0;
     uint64_t parent = 0;     ///< Replicate: the tag of the primary's Commit
+    uint32_t joiner = 0;     ///< JoinAck: the process that rejoined
+    uint32_t skipped = 0;    ///< Execute: the shard's replicas its scattering left out (bits)
     txn::Transaction txn;
     std::vector<txn::HistoryOp> ops;
+    std::vector<LogEntry> log; ///< Resync
 };
 
 struct TpccConfig
@@ -108,6 +123,17 @@ struct TpccShared
         /// Transactions with an attempt recalled: first attempt to commit (the measured
         /// window or not: a failure is rare).
         std::vector<int64_t> affectedLatencyPs;
+        /// R32: a rejoined replica's log resync, from its rejoin to the last decision it
+        /// missed applied.
+        struct Resync
+        {
+            uint32_t process;
+            int64_t rejoinedPs;
+            int64_t donePs;
+            uint64_t decisions; ///< decisions it was left out of, shipped by its primary
+            uint64_t bytes;
+        };
+        std::vector<Resync> resyncs;
     } failures;
 };
 
@@ -208,6 +234,19 @@ class TpccApp
     /// 1Pipe: the controller declared `process` failed; a replica there no longer receives
     /// this initiator's transactions.
     void ProcessFailed(uint32_t process);
+    /// 1Pipe: this process recovered and may send again (paper 5.2). Its initiator starts
+    /// over; its replica asks to be included again and resyncs from its primary (R32).
+    void Rejoined();
+    /// Whether this initiator's scatterings leave `process` out.
+    bool LeftOut(uint32_t process) const;
+    /// Primary: a replica of its shard rejoined (Join delivered), or an initiator now
+    /// includes it (JoinAck); once every live initiator does, ships it what it missed.
+    void ServeJoin(uint32_t src, const TpccMessage& message);
+    void ResyncIfIncluded(size_t pending);
+    /// Rejoined replica: the decisions it missed merged in timestamp order with the
+    /// scatterings delivered to it since it rejoined.
+    void ApplyResync(const TpccMessage& message);
+    void Install(const txn::HistoryOp& op);
     void NextTransaction(uint32_t slot);
     void Begin(uint32_t slot);
     uint64_t NewMessage(TpccMessage::Op op, uint32_t slot, uint32_t shard);
@@ -217,7 +256,7 @@ class TpccApp
     /// Sends each shard's primary a message of `op` with the attempt's operations on the
     /// shard (Abort: only to the shards whose locks it holds).
     void RoundToPrimaries(uint32_t slot, TpccMessage::Op op);
-    void Serve(uint32_t src, TpccMessage& message, uint64_t tag);
+    void Serve(uint32_t src, TpccMessage& message, uint64_t tag, uint64_t ts);
     void ServeCommit(TpccMessage& message, uint64_t tag);
     void Unlock(const TpccMessage& message);
     bool LockedByOther(const Entry& e, const TpccMessage& message) const;
@@ -246,6 +285,30 @@ class TpccApp
     std::vector<std::vector<txn::HistoryOp>> m_reads; ///< scratch: per shard, the reads
     std::vector<Outgoing> m_scattering;  ///< scratch
     std::vector<bool> m_failed;          ///< by process: declared failed, as this one knows
+    /// Primary: decisions some replica of the shard was left out of, until shipped to it.
+    struct Retained
+    {
+        TpccMessage::LogEntry entry;
+        uint32_t missing; ///< replicas (bits) still to receive it
+    };
+    std::deque<Retained> m_retained;
+    /// Primary: rejoined replicas waiting for every live initiator to include them.
+    struct PendingResync
+    {
+        uint32_t process;
+        uint32_t replica;
+        std::vector<uint32_t> waiting; ///< initiators yet to confirm
+    };
+    std::vector<PendingResync> m_pendingResyncs;
+    /// Rejoined replica until its resync: the scatterings delivered since (ts, src, tag).
+    struct Held
+    {
+        uint64_t ts;
+        uint32_t src;
+        uint64_t tag;
+    };
+    std::optional<std::vector<Held>> m_held;
+    int64_t m_rejoinedPs = 0;
     ns3::EventId m_startEvent;
 };
 

@@ -170,6 +170,16 @@ TpccProtocol::CollectMetrics(nlohmann::json& metrics) const
         failures["callback_last_us"] = double(*last) / 1e6;
     }
     AddLatencyMetrics(failures, f.affectedLatencyPs, {50, 95}); // R31
+    nlohmann::json resyncs = nlohmann::json::array(); // R32
+    for (const TpccShared::Failures::Resync& r : f.resyncs)
+    {
+        resyncs.push_back({{"process", r.process},
+                           {"rejoined_us", double(r.rejoinedPs) / 1e6},
+                           {"resynced_us", double(r.donePs) / 1e6},
+                           {"decisions", r.decisions},
+                           {"bytes", r.bytes}});
+    }
+    failures["resyncs"] = resyncs;
     tpcc["failures"] = failures;
     // In flight at the end on the live processes: none once a 1Pipe run settles (lock and OCC
     // may still be retrying their aborts).

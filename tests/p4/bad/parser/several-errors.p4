@@ -6,6 +6,6 @@ header a_t {
     bit<8> ok;
 }
 
-header_union u_t { a_t a; }
+typedef bit<8>;
 
 const bit<8> C = ;
