@@ -254,17 +254,17 @@ OnePipeProtocol::ParamsSpec()
                "ACKs and retransmission, delivery on arrival, no failure handling)",
                "best-effort")
         .Field("retransmit_timeout", Spec::Duration().Min(1),
-               "reliable: a prepare channel's least retransmission timeout, and its first "
-               "while its sender has measured no round trip, doubled at every timeout then "
+               "reliable: a prepare channel's least retransmission timeout "
                "(retransmit_timer \"fixed\": its only one)",
                "30us")
         .Field("retransmit_timeout_max", Spec::Duration().Min(1),
-               "reliable, retransmit_timer \"adaptive\": the largest retransmission timeout "
-               "(backoff stops there)",
+               "reliable, retransmit_timer \"adaptive\": the largest retransmission timeout, "
+               "and the timeout while the sender has measured no round trip (RFC 6298's "
+               "conservative initial one; its first sample re-arms the timers)",
                "10ms")
         .Field("retransmit_timer", Spec::Enum(RetransmitTimerChoices()),
                "reliable: adaptive (per channel, from round trips the ACKs' echoed send times "
-               "measure, as TCP's: RFC 6298 and 7323; a timeout resends the oldest segment) "
+               "measure, as TCP's: RFC 6298 and 7323; a timer runs from the oldest segment's send) "
                "or fixed (retransmit_timeout, a timeout resends the window: RDMA RC's timer)",
                "adaptive")
         .Field("forward_after", Spec::Integer().Min(0),
@@ -959,6 +959,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"prepare_timeouts", prepare.timeouts},
         {"prepare_spurious_timeouts", prepare.spuriousTimeouts},
         {"prepare_fast_retransmits", prepare.fastRetransmits},
+        {"prepare_probes", prepare.probes},
         {"commit_messages", m_stats.commitMessages},
         {"controller_failed_processes", m_controller ? m_controller->FailedProcesses() : 0},
         {"controller_epochs", m_controller ? m_controller->Epochs() : 0},

@@ -63,7 +63,19 @@ PrepareChannels::ReceiveAck(uint32_t dst, uint32_t next, bool sequenceError, uin
     }
     Link& link = m_links[dst];
     const size_t before = link.channel->InFlight();
+    const bool measured = m_rtt.Known();
     link.channel->ReceiveAck(next, sequenceError, echo);
+    if (!measured && m_rtt.Known())
+    {
+        // The sender's first round trip: its channels waited the largest timeout until now.
+        for (Link& other : m_links)
+        {
+            if (other.channel)
+            {
+                other.channel->Rearm();
+            }
+        }
+    }
     for (size_t acked = before - link.channel->InFlight(); acked > 0; --acked)
     {
         Retire(link.scatterings.front());

@@ -120,7 +120,7 @@ class PrepareChannels
     RetransmitTimeout m_timeout;
     /// The sender's round trips, for its channels without a sample of their own (one per
     /// destination; at a new destination, or a sparse one, the sender's NIC and network are
-    /// what it knows).
+    /// what it knows). Its first sample re-arms every channel (ReliableChannel::Rearm).
     RttEstimate m_rtt;
     uint32_t m_stallRounds;
     std::vector<Link> m_links; ///< by destination process

@@ -26,17 +26,23 @@ namespace incsim
 /// own estimate (SRTT, RTTVAR; gains 1/8, 1/4) and its timeout RTO = SRTT + 4 RTTVAR, at least
 /// `minPs` and at most `maxPs`. Before its first sample a channel uses its sender's estimate
 /// (RttEstimate, shared by the sender's channels, fed by all their samples; as TCP caches
-/// round trips for new connections), and before the sender has any, `minPs` is a guess that
-/// each timeout doubles (backoff) until a sample or an acknowledgement. Once the round trip is
-/// measured a timeout keeps it (a loss costs a round trip, or "multiple RTTs if
-/// retransmissions are lost", paper 7.2), as every acknowledgement corrects it; a timer that
-/// runs out before the timeout as estimated then waits for the rest. A timeout sends only the
-/// oldest segment; if
-/// the acknowledgement that passes it echoes that second copy, the first was lost and the
-/// segments sent after it were dropped as out of order (or lost with it), so the rest of the
-/// window sent before the timeout goes again; if it echoes an earlier send, the first copy
-/// was only delayed and the timeout was spurious (RFC 3522's detection): nothing more is sent.
-/// Under a queue longer than the timeout this costs a segment per timeout, not a window.
+/// round trips for new connections). Before the sender has any sample the timeout is `maxPs`
+/// (RFC 6298 2.1's conservative initial timeout: a queue longer than any guess would make
+/// every first segment time out while it waits), and the sender's first sample re-arms its
+/// channels' timers (Rearm), so a loss before it costs until that sample, not `maxPs`.
+/// The timer runs from the oldest segment's send or the last acknowledgement that moved,
+/// whichever is later (RFC 6298 5.3). A timeout is a loss, since the estimate
+/// covers the round trip's variation: the window goes again, as the go-back-N receiver
+/// dropped what followed the lost segment (RDMA RC's recovery); the timeout keeps the
+/// estimate (a loss costs a round trip, or "multiple RTTs if retransmissions are lost",
+/// paper 7.2), which every acknowledgement corrects. An acknowledgement that passes the
+/// resent oldest and echoes an earlier copy shows the timeout was spurious (RFC 3522's
+/// detection; counted). Before the timeout, 2 SRTT after the oldest's send (RFC 8985's tail
+/// loss probe, once per acknowledgement that moves), the newest segment goes again: if it
+/// was lost with nothing after it, that repairs it; if an earlier one was lost, the probe
+/// arrives out of order and its sequence error starts the fast retransmission; if nothing
+/// was lost, it costs one duplicate. A lost segment that no later one follows (a tail, or
+/// the last before an idle pause) is so repaired in about 3 round trips, not a timeout.
 struct RetransmitTimeout
 {
     int64_t minPs = 0;
@@ -126,8 +132,9 @@ class ReliableChannel
         uint64_t delivered = 0;
         uint64_t retransmitted = 0;  ///< segments sent again (after a timeout or a repeat ACK)
         uint64_t fastRetransmits = 0;  ///< go-back-N rounds started by a sequence error
+        uint64_t probes = 0;         ///< adaptive: tail loss probes (the newest sent again)
         uint64_t timeouts = 0;       ///< the retransmission timer ran out
-        /// Adaptive: timeouts whose first copy was acknowledged (only delayed, RFC 3522).
+        /// Adaptive: timeouts whose earlier copy was acknowledged (only delayed, RFC 3522).
         uint64_t spuriousTimeouts = 0;
         uint64_t duplicates = 0;     ///< segments received again, dropped
         uint64_t outOfOrder = 0;     ///< segments beyond the next expected, dropped
@@ -139,6 +146,7 @@ class ReliableChannel
             delivered += other.delivered;
             retransmitted += other.retransmitted;
             fastRetransmits += other.fastRetransmits;
+            probes += other.probes;
             timeouts += other.timeouts;
             spuriousTimeouts += other.spuriousTimeouts;
             duplicates += other.duplicates;
@@ -236,10 +244,11 @@ class ReliableChannel
         }
         Measure(echo);
         const uint32_t end = m_base + static_cast<uint32_t>(m_count);
-        if (sequenceError && next == m_base && m_count > 0 && !m_fastRetransmitted)
+        if (sequenceError && next == m_base && m_count > 0 && OldestLost(echo))
         {
             // A later segment arrived before the oldest: it was lost (or overtaken).
             m_fastRetransmitted = true;
+            m_probed = false;
             ++m_counters.fastRetransmits;
             m_recovering = false;
             m_timer.Cancel();
@@ -254,21 +263,18 @@ class ReliableChannel
         m_count -= next - m_base;
         m_base = next;
         m_fastRetransmitted = false;
+        m_probed = false;
+        m_progressPs = NowPs();
         m_roundsWithoutProgress = 0;
-        m_backoffs = 0;
         m_timer.Cancel();
         if (m_recovering)
         {
             // The oldest that the timer sent again is acknowledged now. Forwarded (no stamp):
-            // which copy arrived is unknown, and the timer covers the rest.
+            // which copy arrived is unknown.
             m_recovering = false;
             if (echo != kNoStamp && echo < m_recoveryStamp)
             {
-                ++m_counters.spuriousTimeouts; // its first copy arrived: it was only delayed
-            }
-            else if (echo != kNoStamp && Before(m_base, m_recoveryEnd))
-            {
-                Retransmit(m_base, m_recoveryEnd); // the first was lost: go back N
+                ++m_counters.spuriousTimeouts; // an earlier copy arrived: it was only delayed
             }
         }
         if (m_count > 0)
@@ -305,7 +311,7 @@ class ReliableChannel
     }
     const Counters& GetCounters() const { return m_counters; }
     /// The retransmission timeout now: the channel's estimate, else its sender's, else the
-    /// least timeout with the backoff.
+    /// largest timeout.
     int64_t RtoPs() const
     {
         if (!m_timeout.adaptive)
@@ -320,12 +326,17 @@ class ReliableChannel
         {
             return m_sender->RtoPs(m_timeout);
         }
-        int64_t rto = m_timeout.minPs;
-        for (uint32_t i = 0; i < m_backoffs && rto < m_timeout.maxPs; ++i)
+        return m_timeout.maxPs;
+    }
+    /// Adaptive: sets the timer again from the oldest's send time and the timeout as now
+    /// estimated (the sender's first sample arrived; it may have run out already).
+    void Rearm()
+    {
+        if (m_count > 0 && m_timeout.adaptive)
         {
-            rto *= 2;
+            m_timer.Cancel();
+            ArmTimer();
         }
-        return std::min(rto, m_timeout.maxPs);
     }
     /// Adaptive: the channel's smoothed round trip (RFC 6298's SRTT), or -1 before a sample.
     int64_t SrttPs() const { return m_rtt.srttPs; }
@@ -372,15 +383,48 @@ class ReliableChannel
         {
             m_sender->Sample(rttPs);
         }
-        m_backoffs = 0;
     }
 
-    /// Adaptive: how long the timer still has to run for the oldest, from when it was sent.
-    int64_t RemainingPs() const
+    /// A sequence error names the oldest, answering a segment sent at `echo`: is the oldest's
+    /// last copy lost? Adaptive: yes if that segment was sent after it (RACK's rule, RFC
+    /// 8985: on one path a later send that arrives first passed it), so a resent oldest lost
+    /// again is resent at the next sequence error, and the errors that copies sent before it
+    /// cause do not resend it again. Fixed (no send times): once per oldest.
+    bool OldestLost(uint64_t echo) const
     {
-        const int64_t sentPs =
-            static_cast<int64_t>(m_stamps[m_base & (m_slots.size() - 1)]) * kPsPerNs;
-        return sentPs + RtoPs() - NowPs();
+        if (!m_timeout.adaptive || echo == kNoStamp)
+        {
+            return !m_fastRetransmitted;
+        }
+        return echo >= m_stamps[m_base & (m_slots.size() - 1)];
+    }
+
+    /// Adaptive: when the oldest was sent (its last copy), ps.
+    int64_t OldestSentPs() const
+    {
+        return static_cast<int64_t>(m_stamps[m_base & (m_slots.size() - 1)]) * kPsPerNs;
+    }
+
+    /// Adaptive: when the timer's period started: the oldest's send or the last
+    /// acknowledgement that moved, whichever is later.
+    int64_t StartPs() const { return std::max(OldestSentPs(), m_progressPs); }
+
+    /// Adaptive: how long the timer still has to run.
+    int64_t RemainingPs() const { return StartPs() + RtoPs() - NowPs(); }
+
+    /// Adaptive: how long until the tail loss probe is due (2 SRTT from the oldest's send:
+    /// a probe costs one segment, so it does not wait for the timer's restart), or -1
+    /// when none is: no round trip measured, probed already since the last
+    /// acknowledgement that moved, or not before the timeout.
+    int64_t ProbeRemainingPs() const
+    {
+        const RttEstimate* estimate =
+            m_rtt.Known() ? &m_rtt : (m_sender != nullptr && m_sender->Known() ? m_sender : nullptr);
+        if (m_probed || estimate == nullptr || 2 * estimate->srttPs >= RtoPs())
+        {
+            return -1;
+        }
+        return std::max<int64_t>(OldestSentPs() + 2 * estimate->srttPs - NowPs(), 0);
     }
 
     void ArmTimer()
@@ -389,8 +433,16 @@ class ReliableChannel
         {
             return;
         }
-        const int64_t delayPs =
-            m_timeout.adaptive ? std::max<int64_t>(RemainingPs(), RtoPs()) : RtoPs();
+        int64_t delayPs = RtoPs();
+        if (m_timeout.adaptive)
+        {
+            const int64_t probePs = ProbeRemainingPs();
+            delayPs = std::max<int64_t>(RemainingPs(), 0);
+            if (probePs >= 0 && probePs < delayPs)
+            {
+                delayPs = probePs;
+            }
+        }
         m_timer = ns3::Simulator::Schedule(Ps(delayPs), &ReliableChannel::Timeout, this);
     }
 
@@ -398,29 +450,24 @@ class ReliableChannel
     {
         if (m_timeout.adaptive && RemainingPs() > 0)
         {
-            // The estimate grew since the timer was set (a sample of the sender's).
-            m_timer =
-                ns3::Simulator::Schedule(Ps(RemainingPs()), &ReliableChannel::Timeout, this);
+            if (ProbeRemainingPs() == 0)
+            {
+                m_probed = true;
+                ++m_counters.probes;
+                ++m_counters.retransmitted;
+                Transmit(m_base + static_cast<uint32_t>(m_count) - 1);
+            }
+            // The timeout is still ahead (after the probe, or the estimate grew since the
+            // timer was set).
+            ArmTimer();
             return;
         }
         ++m_counters.timeouts;
-        if (m_timeout.adaptive)
+        Retransmit(m_base, m_base + static_cast<uint32_t>(m_count));
+        if (m_timeout.adaptive && !m_recovering)
         {
-            Retransmit(m_base, m_base + 1);
-            if (!m_recovering)
-            {
-                m_recovering = true;
-                m_recoveryEnd = m_base + static_cast<uint32_t>(m_count);
-                m_recoveryStamp = m_stamps[m_base & (m_slots.size() - 1)];
-            }
-            if (!m_rtt.Known() && (m_sender == nullptr || !m_sender->Known()))
-            {
-                ++m_backoffs;
-            }
-        }
-        else
-        {
-            Retransmit(m_base, m_base + static_cast<uint32_t>(m_count));
+            m_recovering = true;
+            m_recoveryStamp = m_stamps[m_base & (m_slots.size() - 1)];
         }
         ArmTimer();
         if (m_stallRounds > 0 && ++m_roundsWithoutProgress % m_stallRounds == 0 &&
@@ -444,12 +491,9 @@ class ReliableChannel
     RetransmitTimeout m_timeout;
     RttEstimate m_rtt;             ///< adaptive: the channel's own
     RttEstimate* m_sender;         ///< adaptive: its sender's, or null
-    /// Adaptive: timeouts before the first sample since the last acknowledgement.
-    uint32_t m_backoffs = 0;
-    /// Adaptive, after a timeout until the oldest is acknowledged: the end of the window and
-    /// the stamp of the oldest's second copy then.
+    /// Adaptive, after a timeout until the oldest is acknowledged: the stamp of the oldest's
+    /// first resent copy.
     bool m_recovering = false;
-    uint32_t m_recoveryEnd = 0;
     uint64_t m_recoveryStamp = 0;
     uint32_t m_stallRounds;
     uint32_t m_roundsWithoutProgress = 0; ///< timer rounds since the last acknowledgement moved
@@ -458,6 +502,8 @@ class ReliableChannel
     uint32_t m_base = 0;           ///< oldest unacknowledged sequence number
     size_t m_count = 0;            ///< unacknowledged messages
     bool m_fastRetransmitted = false;  ///< a repeated ACK already resent from m_base
+    bool m_probed = false;         ///< adaptive: a probe went since the last ACK that moved
+    int64_t m_progressPs = 0;      ///< adaptive: when an ACK last moved
     bool m_closed = false;
     uint32_t m_expected = 0;       ///< receiver: the next sequence number to deliver
     ns3::EventId m_timer;

@@ -12,8 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <memory>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -377,9 +377,9 @@ TEST_CASE("A ReliableChannel whose segments are only delayed past its timeout re
 
 namespace
 {
-/// A channel over a path of `oneWayUs` each way that loses the first copies of the sequence
-/// numbers in `lose`; a message every `spacingUs` for `messages` messages (0 apart: all at
-/// once). Records when each segment was sent.
+/// A channel over a path of `oneWayUs` each way that loses the first k copies of a sequence
+/// number that `lose` lists k times; a message every `spacingUs` for `messages` messages (0
+/// apart: all at once). Records when each segment was sent.
 struct LongPath
 {
     LongPath(const RetransmitTimeout& timeout, int64_t oneWayUs, int64_t spacingUs,
@@ -388,8 +388,7 @@ struct LongPath
         ReliableChannel<Payload>::Hooks hooks;
         hooks.transmit = [this, oneWayUs, lose](uint32_t seq, const Payload&, uint64_t stamp) {
             sentAt.emplace_back(seq, NowPs());
-            const bool first = firstSent.insert(seq).second;
-            if (first && std::find(lose.begin(), lose.end(), seq) != lose.end())
+            if (++copies[seq] <= static_cast<size_t>(std::count(lose.begin(), lose.end(), seq)))
             {
                 return;
             }
@@ -417,13 +416,14 @@ struct LongPath
     SimulatorGuard guard;
     std::unique_ptr<ReliableChannel<Payload>> channel;
     std::vector<std::pair<uint32_t, int64_t>> sentAt; ///< (sequence number, when)
-    std::set<uint32_t> firstSent;
+    std::map<uint32_t, size_t> copies; ///< copies sent, by sequence number
     std::vector<uint64_t> delivered;
 };
 } // namespace
 
-TEST_CASE("An adaptive ReliableChannel learns a round trip longer than its least timeout from "
-          "echoed send times, and a timeout there costs one segment and is found spurious",
+TEST_CASE("An adaptive ReliableChannel waits its largest timeout for a first round trip, "
+          "learns one longer than its least timeout from echoed send times and does not time "
+          "out a segment that is only queued",
           "[reliable-channel]")
 {
     InitIncsim();
@@ -447,49 +447,47 @@ TEST_CASE("An adaptive ReliableChannel learns a round trip longer than its least
     const auto& adaptive = path.channel->GetCounters();
     // Fixed: every timeout resends the window while its first copies are on the way.
     CHECK(fixed.retransmitted > 2 * n);
-    // Adaptive: before the first sample the oldest times out at 10, 30 and 70 us (10, 20,
-    // 40: backoff) and only it goes again; its first copy's ACK at 80 us echoes time 0, so
-    // the timeouts were spurious and nothing else is resent. The samples after that keep the
-    // timeout above the round trip (RFC 6298: SRTT + 4 RTTVAR).
-    CHECK(adaptive.timeouts == 3);
-    CHECK(adaptive.retransmitted == 3);
-    CHECK(adaptive.spuriousTimeouts == 1);
-    CHECK(adaptive.fastRetransmits == 0);
+    // Adaptive: before the first sample (80 us) the timeout is the largest, so nothing goes
+    // twice (a guess of 10 us doubled at each timeout resent the oldest at 10, 30 and 70 us);
+    // the samples after it keep the timeout and the probe above the round trip.
+    CHECK(adaptive.timeouts == 0);
+    CHECK(adaptive.probes == 0);
+    CHECK(adaptive.retransmitted == 0);
     CHECK(path.channel->SrttPs() == Us(80));
     CHECK(path.channel->RtoPs() >= Us(80));
     CHECK(path.channel->RtoPs() <= Us(160));
 }
 
-TEST_CASE("An adaptive ReliableChannel resends the oldest at a timeout, and the rest of the "
-          "window when the ACK echoes that second copy",
+TEST_CASE("An adaptive ReliableChannel probes a lost tail two round trips after its send",
           "[reliable-channel]")
 {
     InitIncsim();
-    // Segments 0 and 1 go at once and both are lost (a tail loss: no later segment brings a
-    // sequence error). Round trip 2 us, least timeout 10 us.
-    LongPath path(RetransmitTimeout::Adaptive(Us(10), Us(10000)), 1, 0, 2, {0, 1});
+    // Round trip 2 us, least timeout 10 us. Message 0 at 0 (its ACK at 2 us is the first
+    // sample: SRTT 2, RTO 10), 1 at 5 us and 2 at 10 us, whose first copies are lost, and
+    // nothing after them to bring a sequence error.
+    LongPath path(RetransmitTimeout::Adaptive(Us(10), Us(10000)), 1, 5, 3, {1, 2});
     ns3::Simulator::Stop(Ps(Us(1000)));
     ns3::Simulator::Run();
-    CHECK(path.delivered == std::vector<uint64_t>{0, 1});
-    // At 10 us the timer resends 0 only; its ACK at 12 us echoes that copy, so the first was
-    // lost, and with it what was sent after it before the timeout: 1 goes at once, not a
-    // timeout later.
+    CHECK(path.delivered == std::vector<uint64_t>{0, 1, 2});
+    // 1 is probed at 9 us (2 SRTT after its send, not the 15 us timeout); its ACK at 11 us
+    // moves, and 2, sent at 10 us, is probed 2 SRTT after its send.
     const std::vector<std::pair<uint32_t, int64_t>> expected{
-        {0, 0}, {1, 0}, {0, Us(10)}, {1, Us(12)}};
+        {0, 0}, {1, Us(5)}, {1, Us(9)}, {2, Us(10)}, {2, Us(14)}};
     CHECK(path.sentAt == expected);
     const auto& counters = path.channel->GetCounters();
-    CHECK(counters.timeouts == 1);
-    CHECK(counters.spuriousTimeouts == 0);
+    CHECK(counters.probes == 2);
+    CHECK(counters.timeouts == 0);
     CHECK(path.channel->InFlight() == 0);
 }
 
-TEST_CASE("An adaptive ReliableChannel backs off to its largest timeout and reports a stall "
-          "after its retry rounds",
+TEST_CASE("An adaptive ReliableChannel probes once, then resends the window every timeout "
+          "and reports a stall after its retry rounds",
           "[reliable-channel][forwarding]")
 {
     InitIncsim();
     SimulatorGuard guard;
-    // The receiver is gone: nothing is acknowledged.
+    // The receiver is gone: nothing is acknowledged. The sender measured 2 us before
+    // (SRTT 2, RTTVAR 1: RTO 10 us, the least).
     std::vector<std::pair<uint32_t, int64_t>> sentAt;
     std::vector<int64_t> stalledAt;
     ReliableChannel<Payload>::Hooks hooks;
@@ -499,17 +497,67 @@ TEST_CASE("An adaptive ReliableChannel backs off to its largest timeout and repo
     hooks.transmitAck = [](uint32_t, bool, uint64_t) {};
     hooks.deliver = [](const Payload&) {};
     hooks.stalled = [&] { stalledAt.push_back(NowPs()); };
+    RttEstimate sender;
+    sender.Sample(Us(2));
     ReliableChannel<Payload> channel(std::move(hooks),
-                                     RetransmitTimeout::Adaptive(Us(10), Us(40)), 3);
+                                     RetransmitTimeout::Adaptive(Us(10), Us(40)), 3, &sender);
     channel.Send(Payload{});
     channel.Send(Payload{});
-    ns3::Simulator::Stop(Ps(Us(200)));
+    ns3::Simulator::Stop(Ps(Us(45)));
     ns3::Simulator::Run();
-    // Both at 0, then the oldest alone after 10, 20, 40, 40, ... us.
+    // Both at 0, the newest probed at 4 us, then the window every 10 us (no backoff once a
+    // round trip is known: every acknowledgement would correct it).
     const std::vector<std::pair<uint32_t, int64_t>> expected{
-        {0, 0},       {1, 0},       {0, Us(10)},  {0, Us(30)},
-        {0, Us(70)},  {0, Us(110)}, {0, Us(150)}, {0, Us(190)}};
+        {0, 0},       {1, 0},       {1, Us(4)},   {0, Us(10)}, {1, Us(10)}, {0, Us(20)},
+        {1, Us(20)},  {0, Us(30)},  {1, Us(30)},  {0, Us(40)}, {1, Us(40)}};
     CHECK(sentAt == expected);
-    CHECK(stalledAt == std::vector<int64_t>{Us(70), Us(190)});
-    CHECK(channel.GetCounters().timeouts == 6);
+    CHECK(stalledAt == std::vector<int64_t>{Us(30)});
+    CHECK(channel.GetCounters().timeouts == 4);
+    CHECK(channel.GetCounters().probes == 1);
+}
+
+TEST_CASE("An adaptive ReliableChannel without any round trip waits its largest timeout",
+          "[reliable-channel]")
+{
+    InitIncsim();
+    SimulatorGuard guard;
+    std::vector<std::pair<uint32_t, int64_t>> sentAt;
+    ReliableChannel<Payload>::Hooks hooks;
+    hooks.transmit = [&](uint32_t seq, const Payload&, uint64_t) {
+        sentAt.emplace_back(seq, NowPs());
+    };
+    hooks.transmitAck = [](uint32_t, bool, uint64_t) {};
+    hooks.deliver = [](const Payload&) {};
+    ReliableChannel<Payload> channel(std::move(hooks),
+                                     RetransmitTimeout::Adaptive(Us(10), Us(40)));
+    channel.Send(Payload{});
+    channel.Send(Payload{});
+    ns3::Simulator::Stop(Ps(Us(45)));
+    ns3::Simulator::Run();
+    const std::vector<std::pair<uint32_t, int64_t>> expected{
+        {0, 0}, {1, 0}, {0, Us(40)}, {1, Us(40)}};
+    CHECK(sentAt == expected);
+    CHECK(channel.GetCounters().probes == 0);
+}
+
+TEST_CASE("An adaptive ReliableChannel resends an oldest lost again at the next sequence error "
+          "that a segment sent after its copy brings",
+          "[reliable-channel]")
+{
+    InitIncsim();
+    // Four segments at once over 1 us each way; the first two copies of 0 are lost.
+    LongPath path(RetransmitTimeout::Adaptive(Us(10), Us(10000)), 1, 0, 4, {0, 0});
+    ns3::Simulator::Stop(Ps(Us(1000)));
+    ns3::Simulator::Run();
+    CHECK(path.delivered == std::vector<uint64_t>{0, 1, 2, 3});
+    // 1-3 arrive at 1 us out of order; the first sequence error (at 2 us) resends the window,
+    // the other two answer copies sent before that and resend nothing; 0's copy is lost
+    // again, and the errors its window's 1-3 bring at 4 us resend it (the once-per-oldest rule
+    // waited for the timeout, 10 us after the 2 us copy).
+    CHECK(path.sentAt.size() == 12);
+    CHECK(path.sentAt.back() == std::pair<uint32_t, int64_t>{3, Us(4)});
+    const auto& counters = path.channel->GetCounters();
+    CHECK(counters.fastRetransmits == 2);
+    CHECK(counters.timeouts == 0);
+    CHECK(path.channel->InFlight() == 0);
 }
