@@ -487,7 +487,10 @@ TEST_CASE("Controller forwarding delivers across a path that stays broken while 
             CHECK(CountControllerEvents(run, "forward_ack") ==
                   OnePipeMetric(run, "controller_forwards"));
             CHECK(CountControllerEvents(run, "unreachable") == 0);
-            CHECK(LastDelivery(run) > 450000);
+            // Delivery goes on to the end of the run, less a forward's cycle: forward_after
+            // timeouts of at least 30 us each (438 us and 449 us here; without forwarding it
+            // stops before 300 us).
+            CHECK(LastDelivery(run) > 400000);
             CHECK(OnePipeMetric(run, "messages_delivered") > 2500);
         }
     }

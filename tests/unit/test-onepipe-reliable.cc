@@ -358,7 +358,8 @@ TEST_CASE("Saturated reliable 1Pipe on the chip: a port busy with prepares is al
 }
 
 TEST_CASE("Saturated reliable 1Pipe delivers about a quarter below best effort (R3): its "
-          "retransmission timeout follows the queues and a spurious timeout costs one segment",
+          "retransmission timeout follows the queues and nothing times out before the first "
+          "round trip",
           "[onepipe][reliable][saturated][trend]")
 {
     InitIncsim();
@@ -367,7 +368,9 @@ TEST_CASE("Saturated reliable 1Pipe delivers about a quarter below best effort (
     // sent again while its first copy waited, go-back-N resent whole windows into the
     // congestion that delayed them (4.5 retransmissions per message sent), and reliable
     // delivered 0.52M messages/s per process against best effort's 2.89M. Adaptive timeouts
-    // (docs/onepipe.md, "Retransmission") resend only while they learn the round trip.
+    // (docs/onepipe.md, "Retransmission") follow the round trips, and before a sender's first
+    // one its channels wait the largest timeout (a first guess of 30 us, doubled per
+    // timeout, resent 14.4k first prepares that were only queued: 2.17M).
     const std::string testbed =
         ReadFile(std::string(INCSIM_SOURCE_DIR) + "/scenarios/onepipe/testbed-microbench.json");
     auto run = [&](const char* service) {
@@ -388,10 +391,9 @@ TEST_CASE("Saturated reliable 1Pipe delivers about a quarter below best effort (
     // The paper: "1Pipe/R is about 25% below BE".
     CHECK(r > 0.65 * be);
     CHECK(r < 0.9 * be);
-    // No storm: fewer than one retransmission per 5 messages sent, each a timeout's single
-    // segment, and none of them a sequence error (nothing is lost).
+    // Nothing is lost: fewer than one retransmission per 100 messages sent (spurious probes or
+    // timeouts only), and no sequence error.
     const double retransmitted = OnePipeMetric(reliable, "prepare_retransmissions");
-    CHECK(retransmitted < OnePipeMetric(reliable, "messages_sent") / 5);
-    CHECK(retransmitted == OnePipeMetric(reliable, "prepare_timeouts"));
+    CHECK(retransmitted < OnePipeMetric(reliable, "messages_sent") / 100);
     CHECK(OnePipeMetric(reliable, "prepare_fast_retransmits") == 0);
 }
