@@ -108,6 +108,7 @@ const bit<2> MODE_CPU = 2;
 
 const bit<8> FLAG_END_OF_MESSAGE = 1;   // onepipe_t.flags: the message's last fragment
 const bit<8> FLAG_JOIN = 2;   // a beacon to a port that is out: msg_ts is the barrier to pass
+const bit<8> FLAG_SEQUENCE_ERROR = 4;   // a prepare ACK for a segment beyond the next expected
 
 #define BARRIER_MAX 48w0xffffffffffff
 

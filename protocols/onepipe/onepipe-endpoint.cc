@@ -79,7 +79,7 @@ OnePipeEndpoint::Configure(OnePipeHost& host, uint32_t processId, Stats* stats,
     if (host.Config().reliable)
     {
         m_prepare = std::make_unique<PrepareChannels>(
-            [this](uint32_t dst) { return PrepareHooks(dst); }, host.Config().retransmitPs,
+            [this](uint32_t dst) { return PrepareHooks(dst); }, host.Config().retransmit,
             host.Config().forwardAfter);
     }
 }
@@ -226,10 +226,12 @@ OnePipeEndpoint::PrepareHooks(uint32_t dst)
     OnePipeEndpoint* receiver = PeekPointer((*m_peers)[dst]);
     const uint32_t src = m_processId;
     PrepareChannels::Channel::Hooks hooks;
-    hooks.transmit = [this, dst](uint32_t seq, const Segment& segment) {
-        SendSegment(dst, seq, segment);
+    hooks.transmit = [this, dst](uint32_t seq, const Segment& segment, uint64_t stamp) {
+        SendSegment(dst, seq, segment, stamp);
     };
-    hooks.transmitAck = [receiver, src](uint32_t next) { receiver->SendPrepareAck(src, next); };
+    hooks.transmitAck = [receiver, src](uint32_t next, bool sequenceError, uint64_t echo) {
+        receiver->SendPrepareAck(src, next, sequenceError, echo);
+    };
     hooks.deliver = [receiver, src](const Segment& segment) { receiver->Prepared(src, segment); };
     hooks.stalled = [this, dst] { RequestForward(dst); };
     m_channelNumber[dst] = ++m_channelsMade; // PrepareChannels makes the channel now
@@ -237,16 +239,19 @@ OnePipeEndpoint::PrepareHooks(uint32_t dst)
 }
 
 void
-OnePipeEndpoint::SendSegment(uint32_t dst, uint32_t seq, const Segment& segment)
+OnePipeEndpoint::SendSegment(uint32_t dst, uint32_t seq, const Segment& segment,
+                             uint64_t stamp)
 {
     if (!Host().IsUp())
     {
         return;
     }
     // No barrier: switches forward prepare segments untouched (a retransmission's barrier
-    // would be old).
+    // would be old). The commit barrier's field carries the send time, which the ACK echoes
+    // (the channel's round-trip samples, RetransmitTimeout).
     Header header;
     header.messageTs = segment.ts;
+    header.commitBarrier = stamp;
     header.psn = seq;
     header.opcode = Opcode::Prepare;
     header.flags = segment.fragment + 1 == segment.fragments ? kFlagEndOfMessage : 0;
@@ -260,7 +265,8 @@ OnePipeEndpoint::SendSegment(uint32_t dst, uint32_t seq, const Segment& segment)
 }
 
 void
-OnePipeEndpoint::SendPrepareAck(uint32_t src, uint32_t next)
+OnePipeEndpoint::SendPrepareAck(uint32_t src, uint32_t next, bool sequenceError,
+                                uint64_t echo)
 {
     if (!Host().IsUp())
     {
@@ -269,8 +275,10 @@ OnePipeEndpoint::SendPrepareAck(uint32_t src, uint32_t next)
     Header header;
     header.messageTs = m_host->Timestamp();
     header.barrier = m_host->LinkBarrier(header.messageTs);
+    header.commitBarrier = echo;
     header.psn = next;
     header.opcode = Opcode::PrepareAck;
+    header.flags = sequenceError ? kFlagSequenceError : 0;
     header.Write(m_packet.data());
     ++m_stats->acksSent;
     SendPacket(src, m_packet.data(), Header::kBytes, Header::kBytes);
@@ -286,7 +294,7 @@ OnePipeEndpoint::ReceivePrepare(uint32_t src, const Header& header)
     PrepareChannels::Channel* channel = (*m_peers)[src]->m_prepare->Find(m_processId);
     if (channel != nullptr)
     {
-        channel->ReceiveData(header.psn);
+        channel->ReceiveData(header.psn, header.commitBarrier);
     }
 }
 
@@ -297,7 +305,8 @@ OnePipeEndpoint::ReceivePrepareAck(uint32_t src, const Header& header)
     {
         return;
     }
-    if (m_prepare->ReceiveAck(src, header.psn))
+    if (m_prepare->ReceiveAck(src, header.psn, (header.flags & kFlagSequenceError) != 0,
+                             header.commitBarrier))
     {
         m_host->CommitMayAdvance();
     }
@@ -804,7 +813,7 @@ OnePipeEndpoint::ForwardedAck(const ForwardRequest& request, uint32_t next)
     {
         return;
     }
-    if (m_prepare->ReceiveAck(request.dst, next))
+    if (m_prepare->ReceiveAck(request.dst, next, false, PrepareChannels::Channel::kNoStamp))
     {
         m_host->CommitMayAdvance();
     }
@@ -822,9 +831,9 @@ OnePipeEndpoint::DeclaredFailed()
     // its failure timestamp and hold the rest; nothing more goes out (a cut-off process
     // would otherwise retransmit to every receiver until the run ends).
     m_declaredFailed = true;
-    m_retransmittedBefore += m_prepare->Retransmitted();
+    m_countersBefore += m_prepare->Totals();
     m_prepare = std::make_unique<PrepareChannels>(
-        [this](uint32_t dst) { return PrepareHooks(dst); }, m_host->Config().retransmitPs,
+        [this](uint32_t dst) { return PrepareHooks(dst); }, m_host->Config().retransmit,
         m_host->Config().forwardAfter);
     m_noticePending = false;
     m_notice.clear();

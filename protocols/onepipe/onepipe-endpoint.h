@@ -185,9 +185,15 @@ class OnePipeEndpoint : public Endpoint
         }
         return m_prepare ? m_prepare->OldestUnacked() : PrepareChannels::kNone;
     }
-    uint64_t PrepareRetransmissions() const
+    /// The prepare channels' counters, of this identity and the earlier ones.
+    PrepareChannels::Channel::Counters PrepareCounters() const
     {
-        return m_retransmittedBefore + (m_prepare ? m_prepare->Retransmitted() : 0);
+        PrepareChannels::Channel::Counters total = m_countersBefore;
+        if (m_prepare)
+        {
+            total += m_prepare->Totals();
+        }
+        return total;
     }
     size_t Buffered() const { return m_ready.size() + m_partial.size(); }
 
@@ -240,8 +246,8 @@ class OnePipeEndpoint : public Endpoint
     void Transmit(std::vector<Outgoing> scattering, int64_t apiPs);
     void TransmitReliable(const std::vector<Outgoing>& scattering, int64_t apiPs);
     PrepareChannels::Channel::Hooks PrepareHooks(uint32_t dst);
-    void SendSegment(uint32_t dst, uint32_t seq, const Segment& segment);
-    void SendPrepareAck(uint32_t src, uint32_t next);
+    void SendSegment(uint32_t dst, uint32_t seq, const Segment& segment, uint64_t stamp);
+    void SendPrepareAck(uint32_t src, uint32_t next, bool sequenceError, uint64_t echo);
     void ReceivePrepare(uint32_t src, const Header& header);
     void ReceivePrepareAck(uint32_t src, const Header& header);
     /// At the receiver: the channel from `src` delivered `segment`, in order.
@@ -323,8 +329,8 @@ class OnePipeEndpoint : public Endpoint
     uint64_t m_lastScatteringTs = 0;
     /// Processes that rejoined while this one was failed.
     std::vector<uint32_t> m_rejoinedMeanwhile;
-    /// Retransmissions of the prepare channels an earlier identity had.
-    uint64_t m_retransmittedBefore = 0;
+    /// The counters of the prepare channels an earlier identity had.
+    PrepareChannels::Channel::Counters m_countersBefore;
     /// Per process: the failure timestamp the controller announced, or kNone.
     std::vector<uint64_t> m_failedFrom;
     /// The latest failure notice, until its completion is sent.

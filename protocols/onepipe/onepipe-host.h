@@ -4,6 +4,7 @@
 #include "protocols/onepipe/run-records.h"
 #include "protocols/onepipe/timestamp-clock.h"
 #include "sim/core/rng.h"
+#include "sim/host/reliable-channel.h"
 
 #include <ns3/event-id.h>
 #include <ns3/object.h>
@@ -45,7 +46,8 @@ struct HostConfig
     bool reliable = false;
     /// Reliable, the checker's negative control: deliver on the best-effort barrier instead.
     bool deliverOnBarrier = false;
-    int64_t retransmitPs = 0;
+    /// Reliable: the prepare channels' retransmission timeout.
+    RetransmitTimeout retransmit;
     /// Reliable: retransmission rounds without an ACK before a sender asks the controller to
     /// forward (0: never).
     uint32_t forwardAfter = 0;

@@ -124,6 +124,14 @@ DeliverOnBarrierChoices()
     return choices;
 }
 
+/// /protocol/params/retransmit_timer: whether prepare channels adapt their timeout.
+const Choices<bool>&
+RetransmitTimerChoices()
+{
+    static const Choices<bool> choices{{"adaptive", true}, {"fixed", false}};
+    return choices;
+}
+
 /// /protocol/params/controller_mode.
 const Choices<ControllerMode>&
 ControllerModeChoices()
@@ -246,8 +254,19 @@ OnePipeProtocol::ParamsSpec()
                "ACKs and retransmission, delivery on arrival, no failure handling)",
                "best-effort")
         .Field("retransmit_timeout", Spec::Duration().Min(1),
-               "reliable: a prepare segment not ACKed after this is sent again (go-back-N)",
+               "reliable: a prepare channel's least retransmission timeout "
+               "(retransmit_timer \"fixed\": its only one)",
                "30us")
+        .Field("retransmit_timeout_max", Spec::Duration().Min(1),
+               "reliable, retransmit_timer \"adaptive\": the largest retransmission timeout, "
+               "and the timeout while the sender has measured no round trip (RFC 6298's "
+               "conservative initial one; its first sample re-arms the timers)",
+               "10ms")
+        .Field("retransmit_timer", Spec::Enum(RetransmitTimerChoices()),
+               "reliable: adaptive (per channel, from round trips the ACKs' echoed send times "
+               "measure, as TCP's: RFC 6298 and 7323; a timer runs from the oldest segment's send) "
+               "or fixed (retransmit_timeout, a timeout resends the window: RDMA RC's timer)",
+               "adaptive")
         .Field("forward_after", Spec::Integer().Min(0),
                "reliable: retransmission rounds of a prepare channel without an ACK before its "
                "sender asks the controller to forward it (paper 5.2, controller forwarding); 0 "
@@ -507,7 +526,15 @@ OnePipeProtocol::Install(World& world, const ParamView& params, const ParamView&
     m_config.priority = static_cast<uint8_t>(params.Int("priority"));
     m_config.reliable = params.Choice("service", ServiceChoices()) == Service::Reliable;
     m_config.deliverOnBarrier = params.Choice("reliable_delivery", DeliverOnBarrierChoices());
-    m_config.retransmitPs = params.DurationNs("retransmit_timeout") * kPsPerNs;
+    const int64_t retransmitPs = params.DurationNs("retransmit_timeout") * kPsPerNs;
+    const int64_t retransmitMaxPs = params.DurationNs("retransmit_timeout_max") * kPsPerNs;
+    if (retransmitMaxPs < retransmitPs)
+    {
+        params.Fail("retransmit_timeout_max", "expected at least retransmit_timeout");
+    }
+    m_config.retransmit = params.Choice("retransmit_timer", RetransmitTimerChoices())
+                              ? RetransmitTimeout::Adaptive(retransmitPs, retransmitMaxPs)
+                              : RetransmitTimeout::Fixed(retransmitPs);
     m_config.forwardAfter = static_cast<uint32_t>(params.Int("forward_after"));
     m_config.commitIntervalPs = params.DurationNs("commit_interval") * kPsPerNs;
     m_config.receiveLoss = params.Number("receive_loss");
@@ -904,6 +931,7 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         }
     }
 
+    const PrepareChannels::Channel::Counters prepare = PrepareCounters();
     metrics = {
         {"processes", processes},
         {"messages_offered", m_stats.messagesOffered},
@@ -927,7 +955,11 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
         {"goodput_gbps", throughput * m_messageBytes * 8 / 1e9},
         {"clock_raises", m_stats.clockRaises},
         {"clock_joins", m_stats.clockJoins},
-        {"prepare_retransmissions", PrepareRetransmissions()},
+        {"prepare_retransmissions", prepare.retransmitted},
+        {"prepare_timeouts", prepare.timeouts},
+        {"prepare_spurious_timeouts", prepare.spuriousTimeouts},
+        {"prepare_fast_retransmits", prepare.fastRetransmits},
+        {"prepare_probes", prepare.probes},
         {"commit_messages", m_stats.commitMessages},
         {"controller_failed_processes", m_controller ? m_controller->FailedProcesses() : 0},
         {"controller_epochs", m_controller ? m_controller->Epochs() : 0},
@@ -944,13 +976,13 @@ OnePipeProtocol::CollectMetrics(nlohmann::json& metrics) const
     AddLatencyMetrics(metrics, m_stats.latenciesPs, {5, 50, 95, 99});
 }
 
-uint64_t
-OnePipeProtocol::PrepareRetransmissions() const
+PrepareChannels::Channel::Counters
+OnePipeProtocol::PrepareCounters() const
 {
-    uint64_t total = 0;
+    PrepareChannels::Channel::Counters total;
     for (const auto& process : m_processes)
     {
-        total += process->PrepareRetransmissions();
+        total += process->PrepareCounters();
     }
     return total;
 }

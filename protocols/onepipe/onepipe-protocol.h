@@ -122,7 +122,7 @@ class OnePipeProtocol : public Protocol
                                    uint32_t controllerNode);
     /// Reliable service: the controller, its processes' hooks and a failure detector per switch.
     void InstallFailureHandling(World& world, const ParamView& params, uint32_t controllerNode);
-    uint64_t PrepareRetransmissions() const;
+    PrepareChannels::Channel::Counters PrepareCounters() const;
 
     HostConfig m_config;
     std::string m_ordering;

@@ -44,6 +44,9 @@ constexpr uint8_t kFlagEndOfMessage = contract::FLAG_END_OF_MESSAGE;
 /// A switch's beacon to a port that is out (docs/onepipe.md, "Rejoining"): the message
 /// timestamp is the barrier the port must pass to be admitted again.
 constexpr uint8_t kFlagJoin = contract::FLAG_JOIN;
+/// A prepare ACK sent for a segment beyond the next expected: the one it names was lost
+/// (RoCE's sequence-error NAK; ReliableChannel).
+constexpr uint8_t kFlagSequenceError = contract::FLAG_SEQUENCE_ERROR;
 
 /// Section 6.1 of the paper: 24 bytes.
 struct Header

@@ -5,9 +5,10 @@
 namespace incsim::onepipe
 {
 
-PrepareChannels::PrepareChannels(HooksFor hooksFor, int64_t retransmitPs, uint32_t stallRounds)
+PrepareChannels::PrepareChannels(HooksFor hooksFor, const RetransmitTimeout& timeout,
+                                 uint32_t stallRounds)
     : m_hooksFor(std::move(hooksFor)),
-      m_retransmitPs(retransmitPs),
+      m_timeout(timeout),
       m_stallRounds(stallRounds)
 {
 }
@@ -30,7 +31,8 @@ PrepareChannels::Send(uint32_t dst, const Segment& segment)
     Link& link = m_links[dst];
     if (!link.channel)
     {
-        link.channel = std::make_unique<Channel>(m_hooksFor(dst), m_retransmitPs, m_stallRounds);
+        link.channel =
+            std::make_unique<Channel>(m_hooksFor(dst), m_timeout, m_stallRounds, &m_rtt);
     }
     if (segment.fragment == 0)
     {
@@ -53,7 +55,7 @@ PrepareChannels::Retire(uint64_t entry)
 }
 
 bool
-PrepareChannels::ReceiveAck(uint32_t dst, uint32_t next)
+PrepareChannels::ReceiveAck(uint32_t dst, uint32_t next, bool sequenceError, uint64_t echo)
 {
     if (dst >= m_links.size() || !m_links[dst].channel)
     {
@@ -61,7 +63,19 @@ PrepareChannels::ReceiveAck(uint32_t dst, uint32_t next)
     }
     Link& link = m_links[dst];
     const size_t before = link.channel->InFlight();
-    link.channel->ReceiveAck(next);
+    const bool measured = m_rtt.Known();
+    link.channel->ReceiveAck(next, sequenceError, echo);
+    if (!measured && m_rtt.Known())
+    {
+        // The sender's first round trip: its channels waited the largest timeout until now.
+        for (Link& other : m_links)
+        {
+            if (other.channel)
+            {
+                other.channel->Rearm();
+            }
+        }
+    }
     for (size_t acked = before - link.channel->InFlight(); acked > 0; --acked)
     {
         Retire(link.scatterings.front());
@@ -110,7 +124,7 @@ PrepareChannels::Abort(uint32_t dst, std::vector<uint64_t>& aborted, std::vector
         }
     }
     link.scatterings.clear();
-    m_retransmittedAborted += link.channel->GetCounters().retransmitted;
+    m_aborted += link.channel->GetCounters();
     link.channel.reset();
 }
 
@@ -147,15 +161,15 @@ PrepareChannels::Find(uint32_t dst) const
     return dst < m_links.size() ? m_links[dst].channel.get() : nullptr;
 }
 
-uint64_t
-PrepareChannels::Retransmitted() const
+PrepareChannels::Channel::Counters
+PrepareChannels::Totals() const
 {
-    uint64_t total = m_retransmittedAborted;
+    Channel::Counters total = m_aborted;
     for (const Link& link : m_links)
     {
         if (link.channel)
         {
-            total += link.channel->GetCounters().retransmitted;
+            total += link.channel->GetCounters();
         }
     }
     return total;

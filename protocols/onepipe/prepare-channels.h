@@ -54,20 +54,25 @@ class PrepareChannels
 
     /// `stallRounds`: retransmission rounds without an ACK before a channel calls its
     /// `stalled` hook (controller forwarding; 0: never).
-    PrepareChannels(HooksFor hooksFor, int64_t retransmitPs, uint32_t stallRounds);
+    PrepareChannels(HooksFor hooksFor, const RetransmitTimeout& timeout, uint32_t stallRounds);
+    /// The channels hold on to the sender's round-trip estimate: not copied, not moved.
+    PrepareChannels(const PrepareChannels&) = delete;
+    PrepareChannels& operator=(const PrepareChannels&) = delete;
 
     /// A scattering with timestamp `ts` starts; its segments follow with Send.
     void BeginScattering(uint64_t ts);
     /// Sends a segment of the current scattering to `dst` (never a process aborted).
     void Send(uint32_t dst, const Segment& segment);
-    /// The receiver `dst` acknowledged every segment below `next`. Returns whether the oldest
-    /// un-ACKed scattering changed (the commit barrier may advance).
-    bool ReceiveAck(uint32_t dst, uint32_t next);
+    /// The receiver `dst` acknowledged every segment below `next` (`sequenceError`: it answered
+    /// a later segment, ReliableChannel). Returns whether the oldest un-ACKed scattering
+    /// changed (the commit barrier may advance).
+    bool ReceiveAck(uint32_t dst, uint32_t next, bool sequenceError, uint64_t echo);
     /// The channel to `dst`, null before the first message to it or after Abort(dst).
     Channel* Find(uint32_t dst) const;
     /// The timestamp of the oldest scattering not yet ACKed by all its receivers, or kNone.
     uint64_t OldestUnacked() const { return m_pending.empty() ? kNone : m_pending.front().ts; }
-    uint64_t Retransmitted() const;
+    /// The counters of every channel there was, summed (those Abort dropped included).
+    Channel::Counters Totals() const;
 
     /// `dst` failed: drops its channel and appends to `aborted` the scatterings (by number)
     /// that still waited for its ACKs and were not aborted before, and to `recalls` the
@@ -112,7 +117,11 @@ class PrepareChannels
     void Retire(uint64_t entry);
 
     HooksFor m_hooksFor;
-    int64_t m_retransmitPs;
+    RetransmitTimeout m_timeout;
+    /// The sender's round trips, for its channels without a sample of their own (one per
+    /// destination; at a new destination, or a sparse one, the sender's NIC and network are
+    /// what it knows). Its first sample re-arms every channel (ReliableChannel::Rearm).
+    RttEstimate m_rtt;
     uint32_t m_stallRounds;
     std::vector<Link> m_links; ///< by destination process
     std::deque<Pending> m_pending; ///< scatterings m_firstPending, m_firstPending + 1, ...
@@ -121,7 +130,7 @@ class PrepareChannels
     std::deque<Message> m_messages;
     uint64_t m_firstMessage = 0;
     uint64_t m_recallsOutstanding = 0;
-    uint64_t m_retransmittedAborted = 0; ///< by the channels Abort dropped
+    Channel::Counters m_aborted; ///< of the channels Abort dropped
 };
 
 } // namespace incsim::onepipe

@@ -235,17 +235,21 @@ Cluster::ChannelOf(uint32_t src, uint32_t dst, uint32_t thread)
         // transport header carries no coordination header), so the switches route them all in
         // the medium class and none overtakes another in a priority queue (go-back-N would
         // drop it and wait for the retransmission timer). Stats count them by their type.
-        hooks.transmit = [this, src, dst, thread](uint32_t seq, const DataMessage& message) {
+        // The fixed timer (RDMA RC's) reads no send times: RoCE's headers carry none.
+        hooks.transmit = [this, src, dst, thread](uint32_t seq, const DataMessage& message,
+                                                  uint64_t) {
             ControlHeader header;
             header.type = MsgType::Rc;
             header.txnId = message.txnId;
             Transmit(src, dst, thread, header, HostHeader{HostHeader::Kind::Segment, seq},
                      message.bytes, message.wireType);
         };
-        hooks.transmitAck = [this, src, dst, thread](uint32_t next) {
+        hooks.transmitAck = [this, src, dst, thread](uint32_t next, bool sequenceError,
+                                                     uint64_t) {
             ControlHeader header;
             header.type = MsgType::Rc;
-            Transmit(dst, src, thread, header, HostHeader{HostHeader::Kind::Ack, next}, 0,
+            const auto kind = sequenceError ? HostHeader::Kind::Nak : HostHeader::Kind::Ack;
+            Transmit(dst, src, thread, header, HostHeader{kind, next}, 0,
                      MsgType::Rc);
         };
         hooks.deliver = [this, dst, thread](const DataMessage& message) {
@@ -322,10 +326,13 @@ Cluster::Receive(uint32_t host, uint32_t thread, const Datagram& datagram)
     switch (hostHeader.kind)
     {
     case HostHeader::Kind::Segment:
-        ChannelOf(datagram.srcHost, host, thread).ReceiveData(hostHeader.seq);
+        ChannelOf(datagram.srcHost, host, thread).ReceiveData(hostHeader.seq, Channel::kNoStamp);
         return;
     case HostHeader::Kind::Ack:
-        ChannelOf(host, datagram.srcHost, thread).ReceiveAck(hostHeader.seq);
+    case HostHeader::Kind::Nak:
+        ChannelOf(host, datagram.srcHost, thread)
+            .ReceiveAck(hostHeader.seq, hostHeader.kind == HostHeader::Kind::Nak,
+                        Channel::kNoStamp);
         return;
     case HostHeader::Kind::Control: {
         if (m_world.Host(host).IsUp())

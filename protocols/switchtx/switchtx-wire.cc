@@ -87,7 +87,7 @@ HostHeader::Encode(uint8_t* out) const
 bool
 HostHeader::Decode(const uint8_t* bytes, uint32_t length)
 {
-    if (length < kBytes || bytes[0] > static_cast<uint8_t>(Kind::Ack))
+    if (length < kBytes || bytes[0] > static_cast<uint8_t>(Kind::Nak))
     {
         return false;
     }

@@ -78,7 +78,9 @@ struct HostHeader
     {
         Control = 0,  ///< a control message
         Segment = 1,  ///< a reliable-channel data segment
-        Ack = 2       ///< a reliable-channel acknowledgement
+        Ack = 2,      ///< a reliable-channel acknowledgement
+        /// an acknowledgement for a segment beyond the next expected (a sequence error)
+        Nak = 3
     };
     static constexpr uint32_t kBytes = 5;
     Kind kind = Kind::Control;
