@@ -45,9 +45,10 @@ def main():
     means = runs.groupby([INCARNATION, SERVICE, LOSS])["onepipe.latency_mean_us"].mean()
     chip_be, chip_r, rep_be = (means.loc[("chip", "best-effort")], means.loc[("chip", "reliable")],
                                means.loc[("host-representative", "best-effort")])
-    checks = [(all(s.loc[1e-5] < 1.01 * s.loc[1e-8] and s.loc[1e-3] > 1.02 * s.loc[1e-5]
+    checks = [(all(s.loc[1e-5] < 1.05 * s.loc[1e-8] and s.loc[1e-2] > 1.05 * s.loc[1e-5]
                    for s in (chip_be, chip_r, rep_be)),
-               "every series is flat up to 1e-5 and grows above it (R7)"),
+               "every series stays within 5% of its lossless latency up to 1e-5 and grows "
+               "above it, by more than 5% at 1e-2 (R7)"),
               (chip_be.loc[1e-1] > 1.5 * chip_be.loc[1e-5],
                "the chip's best effort grows 1.5x or more from 1e-5 to 1e-1 (paper: about 2.5x)"),
               (chip_r.loc[1e-1] - chip_r.loc[1e-5] > 2 * (chip_be.loc[1e-1] - chip_be.loc[1e-5]),
