@@ -233,6 +233,22 @@ Generator::Extract(const Expression& target, const Expression* bits, CodeWriter&
             }
         }
     }
+    else if (const auto* index = target.As<IndexExpr>();
+             index && Canon(index->object->type) && Canon(index->object->type)->Is<StackType>() &&
+             !EvalConst(*index->index))
+    {
+        // extract(hs[i]) with i known only at run time: out of range, the parser rejects with
+        // StackOutOfBounds, as p4c's parser unrolling does (not the scratch element of a write).
+        const std::string stack = LValue(*index->object);
+        const std::string at = Value(*index->index);
+        Flush(out);
+        out.Line(fmt::format("const uint64_t stackIndex = {};", at));
+        out.Line(fmt::format("if (stackIndex >= {}) {{ {} }}",
+                             Canon(index->object->type)->As<StackType>()->count,
+                             ParserError("StackOutOfBounds")));
+        out.Line(NeedBytes(bits ? "(" + size + ")" : size));
+        out.Line(fmt::format("auto& header = {}.element[stackIndex];", stack));
+    }
     else
     {
         const std::string object = LValue(target);
