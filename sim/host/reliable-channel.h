@@ -318,15 +318,8 @@ class ReliableChannel
         {
             return m_timeout.minPs;
         }
-        if (m_rtt.Known())
-        {
-            return m_rtt.RtoPs(m_timeout);
-        }
-        if (m_sender != nullptr && m_sender->Known())
-        {
-            return m_sender->RtoPs(m_timeout);
-        }
-        return m_timeout.maxPs;
+        const RttEstimate* estimate = Estimate();
+        return estimate != nullptr ? estimate->RtoPs(m_timeout) : m_timeout.maxPs;
     }
     /// Adaptive: sets the timer again from the oldest's send time and the timeout as now
     /// estimated (the sender's first sample arrived; it may have run out already).
@@ -396,13 +389,27 @@ class ReliableChannel
         {
             return !m_fastRetransmitted;
         }
-        return echo >= m_stamps[m_base & (m_slots.size() - 1)];
+        return echo >= OldestStamp();
     }
+
+    /// Adaptive: the channel's estimate once it has a sample, else its sender's once that has
+    /// one, else null.
+    const RttEstimate* Estimate() const
+    {
+        if (m_rtt.Known())
+        {
+            return &m_rtt;
+        }
+        return m_sender != nullptr && m_sender->Known() ? m_sender : nullptr;
+    }
+
+    /// When the oldest's last copy was sent, ns.
+    uint64_t OldestStamp() const { return m_stamps[m_base & (m_slots.size() - 1)]; }
 
     /// Adaptive: when the oldest was sent (its last copy), ps.
     int64_t OldestSentPs() const
     {
-        return static_cast<int64_t>(m_stamps[m_base & (m_slots.size() - 1)]) * kPsPerNs;
+        return static_cast<int64_t>(OldestStamp()) * kPsPerNs;
     }
 
     /// Adaptive: how long the timer still has to run for the oldest, from when it was sent.
@@ -413,8 +420,7 @@ class ReliableChannel
     /// acknowledgement that moved, or not before the timeout.
     int64_t ProbeRemainingPs() const
     {
-        const RttEstimate* estimate =
-            m_rtt.Known() ? &m_rtt : (m_sender != nullptr && m_sender->Known() ? m_sender : nullptr);
+        const RttEstimate* estimate = Estimate();
         if (m_probed || estimate == nullptr || 2 * estimate->srttPs >= RtoPs())
         {
             return -1;
@@ -462,7 +468,7 @@ class ReliableChannel
         if (m_timeout.adaptive && !m_recovering)
         {
             m_recovering = true;
-            m_recoveryStamp = m_stamps[m_base & (m_slots.size() - 1)];
+            m_recoveryStamp = OldestStamp();
         }
         ArmTimer();
         if (m_stallRounds > 0 && ++m_roundsWithoutProgress % m_stallRounds == 0 &&
