@@ -3504,12 +3504,9 @@ CheckHasMain(const Program& program, const std::string& path, Diagnostics& diags
             return true;
         }
     }
-    SourceLocation start;
-    start.file = program.sources->Get(path);
-    start.line = 1;
-    start.column = 1;
-    diags.Error(start, "the program instantiates no package 'main' (e.g. " +
-                           Architectures().front()->exampleMain + "), so it has nothing to run");
+    diags.Error(SourceLocation::StartOf(program.sources->Get(path)),
+                "the program instantiates no package 'main' (e.g. " +
+                    Architectures().front()->exampleMain + "), so it has nothing to run");
     return false;
 }
 

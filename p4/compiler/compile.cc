@@ -73,14 +73,11 @@ ParseForBackend(const std::string& path, Diagnostics& diags, const FrontendOptio
     }
     if (!IsUsableCppIdentifier(backend.name))
     {
-        SourceLocation start;
-        start.file = program->sources->Get(path);
-        start.line = 1;
-        start.column = 1;
-        diags.Error(start, "the program's name '" + backend.name +
-                               "' (its C++ namespace: the file's name, or --name) is a C++ "
-                               "keyword or not a usable C++ identifier; rename the file or pass "
-                               "another --name");
+        diags.Error(SourceLocation::StartOf(program->sources->Get(path)),
+                    "the program's name '" + backend.name +
+                        "' (its C++ namespace: the file's name, or --name) is a C++ keyword "
+                        "or not a usable C++ identifier; rename the file or pass another "
+                        "--name");
         return nullptr;
     }
     if (backend.sourcePath.empty())

@@ -58,6 +58,9 @@ struct SourceLocation
 
     bool IsValid() const { return file != nullptr && line > 0; }
 
+    /// The first column of `file` (an error about the whole program, such as its name).
+    static SourceLocation StartOf(const SourceFile* file) { return {file, 1, 1, 0}; }
+
     /// "file:line:col" (or "file:line", "file", "<unknown>" as far as the location is known).
     std::string ToString() const;
 };
