@@ -2442,20 +2442,24 @@ class Checker
     /// report.
     const Candidates* LookupCall(const std::string& name, bool global, size_t argumentCount) const
     {
-        const Candidates* innermost = Lookup(name, global);
-        if (global || !innermost)
+        if (global)
         {
-            return innermost;
+            return Lookup(name, true);
         }
+        const Candidates* innermost = nullptr;
         for (auto scope = m_scopes.rbegin(); scope != m_scopes.rend(); ++scope)
         {
             auto found = scope->find(name);
-            if (found != scope->end() &&
-                std::any_of(found->second.begin(), found->second.end(),
+            if (found == scope->end())
+            {
+                continue;
+            }
+            if (std::any_of(found->second.begin(), found->second.end(),
                             [&](const Declaration* d) { return Accepts(*d, argumentCount); }))
             {
                 return &found->second;
             }
+            innermost = innermost ? innermost : &found->second;
         }
         return innermost;
     }
